@@ -1,0 +1,289 @@
+{-# OPTIONS_GHC -Wall -Werror=incomplete-patterns #-}
+-- figures.hs: independent figures for an eventlog, computed with the
+-- ghc-events 0.17 library (a second opinion for evtop's own decoder).
+--
+-- Usage: figures FILE      prints ONE line of JSON on stdout:
+--
+-- {"events":{"GC_END":N,...},"events_total":N,
+--  "gc":{"collections":N,"pause_total_ns":N,"pause_max_ns":N},
+--  "threads":{"created":N},
+--  "prof":{"samples":N,"top_self":{"cost_centre":L,"module":M,"samples":N}|null},
+--  "heap":{"censuses":N},
+--  "nonmoving":{"censuses":N,"census_events":N},
+--  "messages":{"user":N,"markers":N}}
+--
+-- Definitions:
+-- * events: count per GHC tag name (EventLogFormat.h without EVENT_), only
+--   tags that occur, keys sorted.  Block markers are not counted: 0.17
+--   consumes them and never returns them.  Tags 5/6 (old RUN_SPARK,
+--   STEAL_SPARK) decode to the same constructors as 38/39 and are counted
+--   as SPARK_RUN/SPARK_STEAL.  An event 0.17 cannot decode (UnknownEvent,
+--   e.g. tag 208) is counted under the GHC name of its tag, or UNKNOWN_<tag>.
+--   events_total = sum of these counts.
+-- * All other figures use the events sorted by time with a stable sort
+--   (ties keep file order).
+-- * gc: a collection starts at a GC_START on any capability when no
+--   capability is in GC; a capability is in GC from its GC_START to its
+--   GC_END.  The collection ends when the number of capabilities in GC
+--   drops back to 0; pause = time of that GC_END - time of the first
+--   GC_START.  A GC_START on a capability already in GC, or a GC_END on a
+--   capability not in GC, changes nothing.  A collection still open at the
+--   end of the log is not counted.  Events without a capability count as
+--   one more "capability" of their own.
+-- * threads.created = CREATE_THREAD events.
+-- * prof.samples = PROF_SAMPLE_COST_CENTRE events; prof.top_self = the cost
+--   centre that is innermost (first id of the stack) in the most samples
+--   (ties: lower id), with label and module from HEAP_PROF_COST_CENTRE
+--   (null if not defined); null when there is no sample with a stack.
+-- * heap.censuses = HEAP_PROF_SAMPLE_BEGIN events.
+-- * nonmoving.census_events = NONMOVING_HEAP_CENSUS events;
+--   nonmoving.censuses = maximal runs of consecutive NONMOVING_HEAP_CENSUS
+--   events (any other decoded event in between ends a run).
+-- * messages.user = USER_MSG events, messages.markers = USER_MARKER events.
+--
+-- A log that ends early (truncated) is read up to the last complete event;
+-- a warning goes to stderr and the figures are still printed (exit 0).
+-- A log whose header cannot be read: message on stderr, exit 1.
+module Main (main) where
+
+import qualified Data.ByteString.Lazy as BL
+import Data.Char (ord)
+import Data.List (foldl', intercalate, sortOn)
+import qualified Data.Map.Strict as M
+import qualified Data.Set as S
+import qualified Data.Text as T
+import qualified Data.Vector.Unboxed as V
+import Data.Word (Word64)
+import GHC.RTS.Events
+import GHC.RTS.Events.Incremental (readEventLog)
+import Numeric (showHex)
+import System.Environment (getArgs)
+import System.Exit (exitWith, ExitCode (..))
+import System.IO
+
+-- | GHC name of a tag number, for events 0.17 returns as UnknownEvent.
+tagName :: Int -> String
+tagName n = case n of
+  13 -> "CREATE_SPARK"
+  14 -> "SPARK_TO_THREAD"
+  59 -> "HACK_BUG_T9003"
+  208 -> "NONMOVING_PRUNED_SEGMENTS"
+  _ -> "UNKNOWN_" ++ show n
+
+-- | GHC (EventLogFormat.h) name of a decoded event; Nothing for block markers.
+ghcName :: EventInfo -> Maybe String
+ghcName ei = case ei of
+  EventBlock {} -> Nothing
+  UnknownEvent {ref = r} -> Just (tagName (fromIntegral r))
+  Startup {} -> Just "STARTUP"
+  Shutdown -> Just "SHUTDOWN"
+  CreateThread {} -> Just "CREATE_THREAD"
+  RunThread {} -> Just "RUN_THREAD"
+  StopThread {} -> Just "STOP_THREAD"
+  ThreadRunnable {} -> Just "THREAD_RUNNABLE"
+  MigrateThread {} -> Just "MIGRATE_THREAD"
+  WakeupThread {} -> Just "THREAD_WAKEUP"
+  ThreadLabel {} -> Just "THREAD_LABEL"
+  CreateSparkThread {} -> Just "CREATE_SPARK_THREAD"
+  SparkCounters {} -> Just "SPARK_COUNTERS"
+  SparkCreate -> Just "SPARK_CREATE"
+  SparkDud -> Just "SPARK_DUD"
+  SparkOverflow -> Just "SPARK_OVERFLOW"
+  SparkRun -> Just "SPARK_RUN"
+  SparkSteal {} -> Just "SPARK_STEAL"
+  SparkFizzle -> Just "SPARK_FIZZLE"
+  SparkGC -> Just "SPARK_GC"
+  TaskCreate {} -> Just "TASK_CREATE"
+  TaskMigrate {} -> Just "TASK_MIGRATE"
+  TaskDelete {} -> Just "TASK_DELETE"
+  RequestSeqGC -> Just "REQUEST_SEQ_GC"
+  RequestParGC -> Just "REQUEST_PAR_GC"
+  StartGC -> Just "GC_START"
+  GCWork -> Just "GC_WORK"
+  GCIdle -> Just "GC_IDLE"
+  GCDone -> Just "GC_DONE"
+  EndGC -> Just "GC_END"
+  GlobalSyncGC -> Just "GC_GLOBAL_SYNC"
+  GCStatsGHC {} -> Just "GC_STATS_GHC"
+  MemReturn {} -> Just "MEM_RETURN"
+  HeapAllocated {} -> Just "HEAP_ALLOCATED"
+  HeapSize {} -> Just "HEAP_SIZE"
+  BlocksSize {} -> Just "BLOCKS_SIZE"
+  HeapLive {} -> Just "HEAP_LIVE"
+  HeapInfoGHC {} -> Just "HEAP_INFO_GHC"
+  CapCreate {} -> Just "CAP_CREATE"
+  CapDelete {} -> Just "CAP_DELETE"
+  CapDisable {} -> Just "CAP_DISABLE"
+  CapEnable {} -> Just "CAP_ENABLE"
+  CapsetCreate {} -> Just "CAPSET_CREATE"
+  CapsetDelete {} -> Just "CAPSET_DELETE"
+  CapsetAssignCap {} -> Just "CAPSET_ASSIGN_CAP"
+  CapsetRemoveCap {} -> Just "CAPSET_REMOVE_CAP"
+  RtsIdentifier {} -> Just "RTS_IDENTIFIER"
+  ProgramArgs {} -> Just "PROGRAM_ARGS"
+  ProgramEnv {} -> Just "PROGRAM_ENV"
+  OsProcessPid {} -> Just "OSPROCESS_PID"
+  OsProcessParentPid {} -> Just "OSPROCESS_PPID"
+  WallClockTime {} -> Just "WALL_CLOCK_TIME"
+  Message {} -> Just "LOG_MSG"
+  UserMessage {} -> Just "USER_MSG"
+  UserMarker {} -> Just "USER_MARKER"
+  Version {} -> Just "VERSION"
+  ProgramInvocation {} -> Just "PROGRAM_INVOCATION"
+  CreateMachine {} -> Just "CREATE_MACHINE"
+  KillMachine {} -> Just "KILL_MACHINE"
+  CreateProcess {} -> Just "CREATE_PROCESS"
+  KillProcess {} -> Just "KILL_PROCESS"
+  AssignThreadToProcess {} -> Just "ASSIGN_THREAD_TO_PROCESS"
+  EdenStartReceive -> Just "EDEN_START_RECEIVE"
+  EdenEndReceive -> Just "EDEN_END_RECEIVE"
+  SendMessage {} -> Just "SEND_MESSAGE"
+  ReceiveMessage {} -> Just "RECEIVE_MESSAGE"
+  SendReceiveLocalMessage {} -> Just "SEND_RECEIVE_LOCAL_MESSAGE"
+  InternString {} -> Just "INTERN_STRING"
+  MerStartParConjunction {} -> Just "MER_START_PAR_CONJUNCTION"
+  MerEndParConjunction {} -> Just "MER_STOP_PAR_CONJUNCTION"
+  MerEndParConjunct {} -> Just "MER_STOP_PAR_CONJUNCT"
+  MerCreateSpark {} -> Just "MER_CREATE_SPARK"
+  MerFutureCreate {} -> Just "MER_FUT_CREATE"
+  MerFutureWaitNosuspend {} -> Just "MER_FUT_WAIT_NOSUSPEND"
+  MerFutureWaitSuspended {} -> Just "MER_FUT_WAIT_SUSPENDED"
+  MerFutureSignal {} -> Just "MER_FUT_SIGNAL"
+  MerLookingForGlobalThread -> Just "MER_LOOKING_FOR_GLOBAL_CONTEXT"
+  MerWorkStealing -> Just "MER_WORK_STEALING"
+  MerLookingForLocalSpark -> Just "MER_LOOKING_FOR_LOCAL_SPARK"
+  MerReleaseThread {} -> Just "MER_RELEASE_CONTEXT"
+  MerCapSleeping -> Just "MER_ENGINE_SLEEPING"
+  MerCallingMain -> Just "MER_CALLING_MAIN"
+  PerfName {} -> Just "PERF_NAME"
+  PerfCounter {} -> Just "PERF_COUNTER"
+  PerfTracepoint {} -> Just "PERF_TRACEPOINT"
+  HeapProfBegin {} -> Just "HEAP_PROF_BEGIN"
+  HeapProfCostCentre {} -> Just "HEAP_PROF_COST_CENTRE"
+  InfoTableProv {} -> Just "IPE"
+  HeapProfSampleBegin {} -> Just "HEAP_PROF_SAMPLE_BEGIN"
+  HeapProfSampleEnd {} -> Just "HEAP_PROF_SAMPLE_END"
+  HeapBioProfSampleBegin {} -> Just "HEAP_BIO_PROF_SAMPLE_BEGIN"
+  HeapProfSampleCostCentre {} -> Just "HEAP_PROF_SAMPLE_COST_CENTRE"
+  HeapProfSampleString {} -> Just "HEAP_PROF_SAMPLE_STRING"
+  ProfSampleCostCentre {} -> Just "PROF_SAMPLE_COST_CENTRE"
+  ProfBegin {} -> Just "PROF_BEGIN"
+  UserBinaryMessage {} -> Just "USER_BINARY_MSG"
+  ConcMarkBegin -> Just "CONC_MARK_BEGIN"
+  ConcMarkEnd {} -> Just "CONC_MARK_END"
+  ConcSyncBegin -> Just "CONC_SYNC_BEGIN"
+  ConcSyncEnd -> Just "CONC_SYNC_END"
+  ConcSweepBegin -> Just "CONC_SWEEP_BEGIN"
+  ConcSweepEnd -> Just "CONC_SWEEP_END"
+  ConcUpdRemSetFlush {} -> Just "CONC_UPD_REM_SET_FLUSH"
+  NonmovingHeapCensus {} -> Just "NONMOVING_HEAP_CENSUS"
+  TickyCounterDef {} -> Just "TICKY_COUNTER_DEF"
+  TickyCounterSample {} -> Just "TICKY_COUNTER_SAMPLE"
+  TickyBeginSample -> Just "TICKY_COUNTER_BEGIN_SAMPLE"
+
+-- GC collections ------------------------------------------------------------
+
+data GcAcc = GcAcc
+  { inGc :: !(S.Set Int)
+  , started :: !Word64
+  , ncoll :: !Int
+  , ptotal :: !Word64
+  , pmax :: !Word64
+  }
+
+gcStep :: GcAcc -> Event -> GcAcc
+gcStep acc ev = case evSpec ev of
+  StartGC
+    | S.member c (inGc acc) -> acc
+    | S.null (inGc acc) -> acc { inGc = S.singleton c, started = t }
+    | otherwise -> acc { inGc = S.insert c (inGc acc) }
+  EndGC
+    | not (S.member c (inGc acc)) -> acc
+    | S.size (inGc acc) == 1 ->
+        let p = t - started acc
+        in acc { inGc = S.empty, ncoll = ncoll acc + 1
+               , ptotal = ptotal acc + p, pmax = max (pmax acc) p }
+    | otherwise -> acc { inGc = S.delete c (inGc acc) }
+  _ -> acc
+  where
+    c = maybe (-1) id (evCap ev)
+    t = evTime ev
+
+-- nonmoving census runs -----------------------------------------------------
+
+censusRuns :: [Event] -> Int
+censusRuns = go False 0
+  where
+    go _ n [] = n
+    go prev n (e : es) = case evSpec e of
+      NonmovingHeapCensus {} -> go True (if prev then n else n + 1) es
+      EventBlock {} -> go prev n es
+      _ -> go False n es
+
+-- JSON ----------------------------------------------------------------------
+
+jstr :: String -> String
+jstr s = "\"" ++ concatMap esc s ++ "\""
+  where
+    esc '"' = "\\\""
+    esc '\\' = "\\\\"
+    esc '\n' = "\\n"
+    esc '\t' = "\\t"
+    esc '\r' = "\\r"
+    esc ch
+      | ord ch < 0x20 = "\\u" ++ pad4 (showHex (ord ch) "")
+      | otherwise = [ch]
+    pad4 x = replicate (4 - length x) '0' ++ x
+
+jobj :: [(String, String)] -> String
+jobj kvs = "{" ++ intercalate "," [jstr k ++ ":" ++ v | (k, v) <- kvs] ++ "}"
+
+main :: IO ()
+main = do
+  args <- getArgs
+  file <- case args of
+    [f] -> return f
+    _ -> hPutStrLn stderr "usage: figures FILE" >> exitWith (ExitFailure 2)
+  hSetEncoding stdout utf8
+  hSetEncoding stderr utf8
+  bytes <- BL.readFile file
+  (EventLog _ (Data evs), merr) <- case readEventLog bytes of
+    Left err -> do
+      hPutStrLn stderr ("figures: " ++ file ++ ": " ++ err)
+      exitWith (ExitFailure 1)
+    Right r -> return r
+  case merr of
+    Just err -> hPutStrLn stderr ("figures: warning: " ++ file ++ ": incomplete log: " ++ err)
+    Nothing -> return ()
+  let sorted = sortOn evTime evs -- Data.List.sortOn is stable
+      counts = M.fromListWith (+) [(n, 1 :: Int) | e <- evs, Just n <- [ghcName (evSpec e)]]
+      cnt k = M.findWithDefault 0 k counts
+      gc = foldl' gcStep (GcAcc S.empty 0 0 0 0) sorted
+      ccs = M.fromList [ (heapProfCostCentreId i, (heapProfLabel i, heapProfModule i))
+                       | e <- evs, i@HeapProfCostCentre {} <- [evSpec e] ]
+      selfCounts = M.fromListWith (+)
+        [ (V.head st, 1 :: Int)
+        | e <- evs, ProfSampleCostCentre {profCcsStack = st} <- [evSpec e], not (V.null st) ]
+      -- M.toList is in ascending id order, so the first maximum is the lowest id
+      top = case M.toList selfCounts of
+        [] -> Nothing
+        xs -> Just (foldl1 (\a b -> if snd b > snd a then b else a) xs)
+      topJson = case top of
+        Nothing -> "null"
+        Just (cc, n) ->
+          let (l, m) = maybe ("null", "null") (\(a, b) -> (jstr (T.unpack a), jstr (T.unpack b))) (M.lookup cc ccs)
+          in jobj [("cost_centre", l), ("module", m), ("samples", show n)]
+      out = jobj
+        [ ("events", jobj [(k, show v) | (k, v) <- M.toAscList counts])
+        , ("events_total", show (sum (M.elems counts)))
+        , ("gc", jobj [ ("collections", show (ncoll gc))
+                      , ("pause_total_ns", show (ptotal gc))
+                      , ("pause_max_ns", show (pmax gc)) ])
+        , ("threads", jobj [("created", show (cnt "CREATE_THREAD"))])
+        , ("prof", jobj [("samples", show (cnt "PROF_SAMPLE_COST_CENTRE")), ("top_self", topJson)])
+        , ("heap", jobj [("censuses", show (cnt "HEAP_PROF_SAMPLE_BEGIN"))])
+        , ("nonmoving", jobj [ ("censuses", show (censusRuns sorted))
+                             , ("census_events", show (cnt "NONMOVING_HEAP_CENSUS")) ])
+        , ("messages", jobj [("user", show (cnt "USER_MSG")), ("markers", show (cnt "USER_MARKER"))])
+        ]
+  putStrLn out
