@@ -1,5 +1,7 @@
 /*
- * evtop.h: declarations shared across src/ (sources, loop, model wiring).
+ * evtop.h: what src/ offers the rest of evtop: options, sources and the
+ * loop's status, the time-ordered file reader, and the entry points.
+ * The model has its own header, model.h.
  */
 #ifndef EVTOP_H
 #define EVTOP_H
@@ -9,7 +11,87 @@
 
 #include "proto.h"
 
+#define EVTOP_MAX_SEND	16
+
+/* A control command: eventlog-socket namespace and command id. */
+struct evtop_cmd {
+	char		ns[256];
+	uint8_t		id;
+};
+
+enum evtop_src_kind {
+	EVTOP_SRC_FILE,		/* a recorded eventlog, replayed */
+	EVTOP_SRC_STDIN,	/* "-" */
+	EVTOP_SRC_FIFO,
+	EVTOP_SRC_UNIX,
+	EVTOP_SRC_TCP,
+};
+
+/* The command line, parsed by evtop.c. */
+struct evtop_opts {
+	enum evtop_src_kind kind;
+	const char	*target;	/* path, or HOST:PORT for tcp */
+	int		 batch;
+	int		 json;
+	double		 interval;	/* --interval SECONDS, batch */
+	int		 once;		/* exit when a live source ends */
+	const char	*record;	/* --record FILE */
+	struct evtop_cmd send[EVTOP_MAX_SEND];
+	int		 nsend;
+	double		 speed;		/* replay speed, 1 = real time */
+	const char	*log;		/* -v log file */
+};
+
+/* Connection state of the source, for the header and the status line. */
+enum evtop_conn {
+	EVTOP_CONN_WAITING,	/* not there yet: retrying, not an error */
+	EVTOP_CONN_OPEN,
+	EVTOP_CONN_CLOSED,	/* ended; reconnecting unless --once */
+	EVTOP_CONN_DONE,	/* a file replayed to its end */
+};
+
+/* What the loop tells the UI, besides the model. */
+struct evtop_status {
+	const char	*source;	/* as given on the command line */
+	enum evtop_src_kind kind;
+	enum evtop_conn	 conn;
+	char		 conn_msg[160];	/* why closed/waiting, last error */
+	uint64_t	 bytes;		/* read from the source */
+	uint64_t	 connections;
+	double		 events_per_s;	/* wall-clock rate, live */
+	/* File replay. */
+	double		 speed;		/* 0 = as fast as possible */
+	int		 paused;	/* replay paused */
+	uint64_t	 file_size, file_pos;
+	/* Recording. */
+	const char	*record_path;	/* current file, NULL when off */
+	uint64_t	 record_bytes;
+	/* Last control command and whether its effect was seen. */
+	char		 cmd_msg[160];
+	int		 cmd_pending;	/* sent, effect not yet seen */
+	int		 cmd_seen;	/* effect seen */
+	/* Wall clock now, ns since the epoch, from the loop. */
+	uint64_t	 wall_ns;
+};
+
+/* merge.c: the events of a file in the reference's order (stable by time). */
+struct merge;
+struct merge	*merge_open(const char *, char **);
+void		 merge_free(struct merge *);
+enum proto_res	 merge_next(struct merge *, struct proto_ev *);
+const struct proto_dec *merge_dec(const struct merge *);
+const char	*merge_error(const struct merge *);
+uint64_t	 merge_events(const struct merge *);
+uint64_t	 merge_done(const struct merge *);
+uint64_t	 merge_size(const struct merge *);
+
 /* show.c */
-int	show_main(int, char **);
+int		 show_main(int, char **);
+
+/* batch.c: --batch */
+int		 batch_main(const struct evtop_opts *);
+
+/* The TUI (ui/, wired by loop.c). */
+int		 tui_main(const struct evtop_opts *);
 
 #endif
