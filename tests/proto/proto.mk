@@ -32,6 +32,7 @@ check-proto: evtop build/tests/t_vectors build/tests/t_split
 	build/tests/t_vectors
 	build/tests/t_split $(SPLIT_FILES) | tail -n 1
 	tests/proto/conformance.sh ./evtop $(CORPUS)
+	tests/proto/second-opinion.sh ./evtop $(wildcard tests/fixtures/*.eventlog)
 
 check-proto-asan: build/san/t_vectors build/san/t_split build/san/evtop-fan2
 	build/san/t_vectors | tail -n 1
