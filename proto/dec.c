@@ -71,23 +71,31 @@ struct proto_dec {
 
 static const uint8_t magic_hdrb[4] = { 'h', 'd', 'r', 'b' };
 
-static uint16_t
+static inline uint16_t
 be16(const uint8_t *p)
 {
-	return (uint16_t)((p[0] << 8) | p[1]);
+	uint16_t	v;
+
+	memcpy(&v, p, 2);
+	return __builtin_bswap16(v);
 }
 
-static uint32_t
+static inline uint32_t
 be32(const uint8_t *p)
 {
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	    ((uint32_t)p[2] << 8) | p[3];
+	uint32_t	v;
+
+	memcpy(&v, p, 4);
+	return __builtin_bswap32(v);
 }
 
-static uint64_t
+static inline uint64_t
 be64(const uint8_t *p)
 {
-	return ((uint64_t)be32(p) << 32) | be32(p + 4);
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
 }
 
 static struct proto_types *
