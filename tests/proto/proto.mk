@@ -38,6 +38,7 @@ check-proto-asan: build/san/t_vectors build/san/t_split build/san/evtop-fan2
 	build/san/t_vectors | tail -n 1
 	build/san/t_split -a 4096 $(wildcard $(CORPUS)/*.eventlog) | tail -n 1
 	tests/proto/conformance.sh build/san/evtop-fan2 $(CORPUS)
+	tests/proto/robust.sh build/san/evtop-fan2 tests/fixtures/threads.eventlog 40
 
 asan: check-proto-asan
 
