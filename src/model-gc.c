@@ -572,6 +572,7 @@ nm_cur(struct model *m, uint64_t t)
 		memset(r, 0, sizeof *r);
 		r->mark_start = t;
 		p->nm_open = 1;
+		p->nm_synced = 0;
 		m->nm.recs = p->nmseq < MODEL_NNMREC ? p->nmseq : MODEL_NNMREC;
 	}
 	return &p->nmrec[(p->nmseq - 1) % MODEL_NNMREC];
@@ -612,6 +613,12 @@ nm_census(struct model *m, const struct proto_ev *ev)
 	nm->seg_bytes += ((uint64_t)z->active + z->filled) * NM_SEG_BYTES;
 }
 
+/*
+ * A cycle: marking (CONC_MARK_BEGIN..END, again during the sync), the
+ * sync pause (the first CONC_SYNC_BEGIN to the first CONC_SYNC_END), the
+ * sweep.  A mark that begins when no cycle is open, or after the cycle's
+ * sync ended, starts a new cycle; the sweep's end closes it.
+ */
 void
 model_nm_event(struct model *m, const struct proto_ev *ev)
 {
@@ -634,29 +641,42 @@ model_nm_event(struct model *m, const struct proto_ev *ev)
 		nm->flushes++;
 		return;
 	case PROTO_CONC_MARK_BEGIN:
-		p->nm_open = 0;
+		if (p->nm_open && p->nm_synced && !p->nm_in_sync)
+			p->nm_open = 0;
 		r = nm_cur(m, t);
-		nm->phase = MODEL_NM_MARK;
+		p->nm_mark_since = t;
+		p->nm_marking = 1;
+		if (!p->nm_in_sync)
+			nm->phase = MODEL_NM_MARK;
 		break;
 	case PROTO_CONC_MARK_END:
 		r = nm_cur(m, t);
-		d = t > r->mark_start ? t - r->mark_start : 0;
-		r->mark_ns = d;
-		r->marked = ev->u.mark_end.marked;
+		d = p->nm_marking && t > p->nm_mark_since ?
+		    t - p->nm_mark_since : 0;
+		p->nm_marking = 0;
+		r->mark_ns += d;
+		r->marked += ev->u.mark_end.marked;
 		nm->marks++;
 		nm->mark_ns += d;
-		nm->marked += r->marked;
-		nm->phase = MODEL_NM_IDLE;
+		nm->marked += ev->u.mark_end.marked;
+		if (!p->nm_in_sync)
+			nm->phase = MODEL_NM_IDLE;
 		break;
 	case PROTO_CONC_SYNC_BEGIN:
 		r = nm_cur(m, t);
+		if (p->nm_in_sync)
+			return;
+		p->nm_in_sync = 1;
 		r->sync_start = t;
 		nm->phase = MODEL_NM_SYNC;
 		break;
 	case PROTO_CONC_SYNC_END:
 		r = nm_cur(m, t);
-		d = r->sync_start != 0 && t > r->sync_start ?
-		    t - r->sync_start : 0;
+		if (!p->nm_in_sync)
+			return;
+		p->nm_in_sync = 0;
+		p->nm_synced = 1;
+		d = t > r->sync_start ? t - r->sync_start : 0;
 		r->sync_ns = d;
 		nm->syncs++;
 		nm->sync_ns += d;

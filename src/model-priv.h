@@ -61,6 +61,8 @@ struct mcap {
 	uint32_t	 run[MODEL_NSLOTS], gc[MODEL_NSLOTS];	/* ns per slot */
 	struct wctr	 sp[6];		/* sparks: created .. overflowed */
 	struct model_sparks sp_prev;	/* counters at the previous snapshot */
+	uint64_t	 alloc_last;	/* its latest HEAP_ALLOCATED */
+	uint8_t		 alloc_has;
 };
 
 /* A thread. */
@@ -188,8 +190,8 @@ struct model_priv {
 	uint64_t	 gc_since;	/* open collection's start for slots */
 
 	/* Heap. */
-	uint64_t	 alloc_last[8];	/* HEAP_ALLOCATED by capset (low 3 bits) */
-	uint32_t	 alloc_set[8];
+	uint64_t	 alloc_last[8];	/* HEAP_ALLOCATED without a cap, by */
+	uint32_t	 alloc_set[8];	/* capset (low 3 bits) */
 	uint8_t		 alloc_has[8];
 
 	/* Nonmoving. */
@@ -197,6 +199,9 @@ struct model_priv {
 	struct model_nm_rec *nmrec;	/* [MODEL_NNMREC] */
 	uint64_t	 nmseq;
 	int		 nm_open;	/* nmrec[nmseq-1] is the current cycle */
+	int		 nm_synced;	/* its sync ended */
+	int		 nm_in_sync, nm_marking;
+	uint64_t	 nm_mark_since;
 
 	/* Time profile. */
 	struct mcc	*cc_hash;

@@ -688,25 +688,37 @@ model_prog_event(struct model *m, const struct proto_ev *ev)
 }
 
 static void
-model_heap_event(struct model *m, const struct proto_ev *ev)
+model_heap_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
 	struct model_heap	*h = &m->heap;
-	uint64_t		 b = ev->u.heap.bytes, d;
+	uint64_t		 b = ev->u.heap.bytes, d, *last;
+	uint8_t			*has;
 	unsigned		 i;
 
 	switch (ev->kind) {
 	case PROTO_HEAP_ALLOCATED:
-		i = ev->u.heap.capset & 7;
-		if (p->alloc_has[i] && p->alloc_set[i] == ev->u.heap.capset) {
-			d = b >= p->alloc_last[i] ? b - p->alloc_last[i] : b;
+		/* Cumulative per cap (the RTS posts each cap's own count), or
+		 * per capset for events without a cap. */
+		if (c != NULL) {
+			last = &c->alloc_last;
+			has = &c->alloc_has;
+		} else {
+			i = ev->u.heap.capset & 7;
+			if (p->alloc_set[i] != ev->u.heap.capset)
+				p->alloc_has[i] = 0;
+			p->alloc_set[i] = ev->u.heap.capset;
+			last = &p->alloc_last[i];
+			has = &p->alloc_has[i];
+		}
+		if (*has) {
+			d = b >= *last ? b - *last : b;
 			model_count(m, MODEL_S_ALLOC, ev->time, d);
 		} else
 			d = b;	/* since the start: no rate from it */
 		h->allocated += d;
-		p->alloc_has[i] = 1;
-		p->alloc_set[i] = ev->u.heap.capset;
-		p->alloc_last[i] = b;
+		*has = 1;
+		*last = b;
 		break;
 	case PROTO_HEAP_SIZE:
 		h->size = b;
@@ -815,7 +827,7 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 	case PROTO_HEAP_LIVE:
 	case PROTO_BLOCKS_SIZE:
 	case PROTO_MEM_RETURN:
-		model_heap_event(m, ev);
+		model_heap_event(m, c, ev);
 		break;
 	case PROTO_CAP_CREATE:
 	case PROTO_CAP_DELETE:

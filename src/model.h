@@ -278,10 +278,11 @@ enum model_nm_phase {
 	MODEL_NM_IDLE, MODEL_NM_MARK, MODEL_NM_SYNC, MODEL_NM_SWEEP,
 };
 
-/* One concurrent cycle; a phase's time is 0 until it ended. */
+/* One concurrent cycle; a phase's time is 0 until it ended.  Marking
+ * goes on during the sync: mark_ns and marked sum every mark phase. */
 struct model_nm_rec {
 	uint64_t	 mark_start, mark_ns;
-	uint32_t	 marked;	/* CONC_MARK_END objects */
+	uint64_t	 marked;	/* CONC_MARK_END objects */
 	uint64_t	 sync_start, sync_ns;	/* the sync pause */
 	uint64_t	 sweep_start, sweep_ns;
 };
@@ -297,7 +298,7 @@ struct model_nonmoving {
 	uint64_t	 seg_bytes;	/* (active + filled) * 32 KiB, latest */
 	enum model_nm_phase phase;
 	uint64_t	 phase_since;
-	uint64_t	 marks, mark_ns, marked;
+	uint64_t	 marks, mark_ns, marked;	/* mark phases */
 	uint64_t	 syncs, sync_ns, sync_max_ns;	/* sync pauses */
 	uint64_t	 sweeps, sweep_ns;
 	uint64_t	 flushes;	/* CONC_UPD_REM_SET_FLUSH */
@@ -549,5 +550,12 @@ const struct model_msg *model_msg_recent(const struct model *, int);
 /* model-out.c */
 void		 model_json(const struct model *, FILE *);
 void		 model_text(const struct model *, FILE *);
+
+/* batch.c: batch_emit() prints the model once as --batch does (text or
+ * JSON per the options); batch_interval_ns() is --interval in ns. */
+struct evtop_opts;
+void		 batch_emit(const struct model *, const struct evtop_opts *,
+		     FILE *);
+uint64_t	 batch_interval_ns(const struct evtop_opts *);
 
 #endif
