@@ -130,25 +130,34 @@ struct mmu {
 };
 
 /* The reorder buffer (model-reorder.c). */
+#define RQUEUES		4096	/* runs held at once */
+#define RSTREAMS	(MODEL_MAX_CAPS + 1)	/* [0]: no cap */
+
 struct rchunk;
+struct rhdr;
 struct rqueue {
-	struct rchunk	*head, *tail;
+	struct rhdr	*head, *tail;
 	uint64_t	 n;
+	uint64_t	 tail_time;	/* time of the newest event */
+	int		 stream;	/* the stream it was made for */
 };
 
 struct reorder {
 	uint64_t	 window;	/* 0: pass through */
 	size_t		 max_bytes;
-	size_t		 nchunks, maxchunks;
+	size_t		 nchunks;
 	struct rchunk	*free;
-	struct rqueue	 q[MODEL_MAX_CAPS + 1];	/* [0]: no cap */
-	uint16_t	 heap[MODEL_MAX_CAPS + 1];	/* queues by head */
+	struct rchunk	*chunk[RSTREAMS];	/* a stream's chunk */
+	int16_t		 cur[RSTREAMS];	/* a stream's open run, or -1 */
+	struct rqueue	 q[RQUEUES];	/* each holds one sorted run */
+	uint16_t	 freeq[RQUEUES];
+	int		 nfreeq;
+	uint16_t	 heap[RQUEUES];	/* non-empty queues by head */
 	int		 nheap;
 	uint64_t	 seq;		/* arrival number */
 	uint64_t	 newest;	/* newest time seen */
 	uint64_t	 released;	/* newest time released */
 	int		 any_released;
-	int		 releasing;
 };
 
 struct model_priv {

@@ -3,13 +3,18 @@
  *
  * Each capability writes its events in time order, but whole blocks of
  * different capabilities arrive interleaved and late.  Events are copied
- * into one FIFO per capability (plus one for events without a cap), made
- * of 64 KiB chunks from a pool capped by max_bytes; a binary heap over the
- * FIFOs' heads, keyed by (time, arrival number), releases the oldest event
- * once it is `window` older than the newest event seen, or early when the
- * pool is full.  With no event late, the order is exactly the stable time
- * order merge_next() gives for a file.  An event older than one already
- * released is applied at once and counted as late.
+ * into 64 KiB chunks from a pool capped by max_bytes, each stream (a
+ * capability, or no cap) filling its own chunk.  Each stream appends its
+ * events to an open run (a FIFO list) while time does not go back, else it
+ * opens another run, so every run is sorted.  A binary heap over the runs'
+ * heads, keyed by (time, arrival number), releases the oldest event once it
+ * is `window` older than the newest event seen, or early when the pool or
+ * the set of runs is full.  A chunk goes back to the pool when the last
+ * event copied into it has been released.
+ *
+ * With no event late, the order is exactly the stable time order that
+ * merge_next() gives for a file.  An event older than one already released
+ * is applied at once and counted as late.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +24,17 @@
 #define RCHUNK_BYTES	(64u << 10)
 
 struct rchunk {
-	struct rchunk	*next;
-	uint32_t	 used, read;
-	uint8_t		 data[RCHUNK_BYTES];
+	struct rchunk	*next;		/* in the pool */
+	uint32_t	 used;
+	uint32_t	 live;		/* events in it not yet released */
+	int		 stream;
+	_Alignas(16) uint8_t data[RCHUNK_BYTES];
 };
 
 /* What is kept of an event; its payload follows. */
 struct rhdr {
+	struct rhdr	*next;		/* in its run */
+	struct rchunk	*chunk;
 	uint64_t	 time, off, seq;
 	int32_t		 cap;
 	uint32_t	 size, len;
@@ -37,23 +46,31 @@ struct rhdr {
 void
 model_reorder_init(struct reorder *ro)
 {
+	int	i;
+
 	memset(ro, 0, sizeof *ro);
 	ro->window = MODEL_REORDER_NS;
 	ro->max_bytes = MODEL_REORDER_BYTES;
+	for (i = 0; i < RSTREAMS; i++)
+		ro->cur[i] = -1;
+	for (i = 0; i < RQUEUES; i++)
+		ro->freeq[i] = (uint16_t)(RQUEUES - 1 - i);
+	ro->nfreeq = RQUEUES;
 }
 
+/* Free the chunks; only once nothing is held (after a flush). */
 void
 model_reorder_free(struct reorder *ro)
 {
 	struct rchunk	*c, *next;
 	int		 i;
 
-	for (i = 0; i <= MODEL_MAX_CAPS; i++) {
-		for (c = ro->q[i].head; c != NULL; c = next) {
-			next = c->next;
-			free(c);
+	for (i = 0; i < RSTREAMS; i++) {
+		if ((c = ro->chunk[i]) != NULL) {
+			c->next = ro->free;
+			ro->free = c;
+			ro->chunk[i] = NULL;
 		}
-		ro->q[i].head = ro->q[i].tail = NULL;
 	}
 	for (c = ro->free; c != NULL; c = next) {
 		next = c->next;
@@ -61,21 +78,12 @@ model_reorder_free(struct reorder *ro)
 	}
 	ro->free = NULL;
 	ro->nchunks = 0;
-	ro->nheap = 0;
-}
-
-static const struct rhdr *
-head_of(const struct reorder *ro, int qi)
-{
-	const struct rchunk	*c = ro->q[qi].head;
-
-	return (const struct rhdr *)(const void *)(c->data + c->read);
 }
 
 static int
 q_before(const struct reorder *ro, int a, int b)
 {
-	const struct rhdr	*x = head_of(ro, a), *y = head_of(ro, b);
+	const struct rhdr	*x = ro->q[a].head, *y = ro->q[b].head;
 
 	if (x->time != y->time)
 		return x->time < y->time;
@@ -122,20 +130,24 @@ heap_push(struct reorder *ro, int qi)
 	}
 }
 
+static void
+chunk_put(struct reorder *ro, struct rchunk *c)
+{
+	c->next = ro->free;
+	ro->free = c;
+}
+
 /* Release the oldest held event into the model. */
 static void
 release_one(struct model *m)
 {
 	struct reorder		*ro = &m->p->ro;
-	struct rqueue		*q;
-	struct rchunk		*c;
-	const struct rhdr	*h;
-	struct proto_ev		 ev;
 	int			 qi = ro->heap[0];
+	struct rqueue		*q = &ro->q[qi];
+	struct rhdr		*h = q->head;
+	struct rchunk		*c = h->chunk;
+	struct proto_ev		 ev;
 
-	q = &ro->q[qi];
-	c = q->head;
-	h = head_of(ro, qi);
 	memset(&ev, 0, sizeof ev);
 	ev.time = h->time;
 	ev.off = h->off;
@@ -146,25 +158,26 @@ release_one(struct model *m)
 	ev.len = h->len;
 	ev.payload = (const uint8_t *)(h + 1);
 	(void)proto_fields(&ev);
-	c->read += (uint32_t)RALIGN(sizeof *h + h->len);
+
 	m->totals.held--;
 	m->totals.held_bytes -= RALIGN(sizeof *h + h->len);
-	q->n--;
-	if (c->read == c->used) {
-		/* Back to the pool; not reused before the next push. */
-		q->head = c->next;
-		if (q->head == NULL)
-			q->tail = NULL;
-		c->next = ro->free;
-		ro->free = c;
-	}
-	if (q->n > 0)
+	q->head = h->next;
+	if (--q->n > 0)
 		heap_down(ro, 0);
 	else {
+		q->tail = NULL;
 		ro->heap[0] = ro->heap[--ro->nheap];
 		if (ro->nheap > 0)
 			heap_down(ro, 0);
+		if (ro->cur[q->stream] == qi)
+			ro->cur[q->stream] = -1;
+		ro->freeq[ro->nfreeq++] = (uint16_t)qi;
 	}
+	/* The payload stays readable: the pool is not used before the next
+	 * push. */
+	if (--c->live == 0 && ro->chunk[c->stream] != c)
+		chunk_put(ro, c);
+
 	if (!ro->any_released || ev.time > ro->released)
 		ro->released = ev.time;
 	else if (ev.time < ro->released)
@@ -180,13 +193,18 @@ model_reorder_flush(struct model *m)
 		release_one(m);
 }
 
+/* A fresh chunk for a stream, releasing early if the pool is spent. */
 static struct rchunk *
-chunk_get(struct model *m)
+chunk_get(struct model *m, int st)
 {
 	struct reorder	*ro = &m->p->ro;
-	struct rchunk	*c;
+	struct rchunk	*c, *old = ro->chunk[st];
 	size_t		 max = ro->max_bytes / RCHUNK_BYTES;
 
+	/* The stream's full chunk is no longer its own. */
+	ro->chunk[st] = NULL;
+	if (old != NULL && old->live == 0)
+		chunk_put(ro, old);
 	if (max < 2)
 		max = 2;
 	for (;;) {
@@ -202,14 +220,16 @@ chunk_get(struct model *m)
 			ro->nchunks++;
 			break;
 		}
-		/* Full: release early until a chunk comes back. */
 		if (ro->nheap == 0)
 			return NULL;
 		m->totals.forced++;
 		release_one(m);
 	}
 	c->next = NULL;
-	c->used = c->read = 0;
+	c->used = 0;
+	c->live = 0;
+	c->stream = st;
+	ro->chunk[st] = c;
 	return c;
 }
 
@@ -221,7 +241,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	struct rchunk	*c;
 	struct rhdr	*h;
 	size_t		 need = RALIGN(sizeof *h + ev->len);
-	int		 qi, was_empty;
+	int		 qi, st;
 
 	if (ev->kind == PROTO_BLOCK_MARKER) {
 		model_apply_one(m, ev);
@@ -235,7 +255,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	if (need > RCHUNK_BYTES) {
 		/* Too big to copy: what is older goes first, then it. */
 		m->totals.oversize++;
-		while (ro->nheap > 0 && head_of(ro, ro->heap[0])->time <=
+		while (ro->nheap > 0 && ro->q[ro->heap[0]].head->time <=
 		    ev->time)
 			release_one(m);
 		if (!ro->any_released || ev->time > ro->released)
@@ -244,25 +264,34 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 		model_apply_one(m, ev);
 		return;
 	}
-	if (ev->cap < 0)
-		qi = 0;
-	else
-		qi = 1 + ev->cap % MODEL_MAX_CAPS;
-	q = &ro->q[qi];
-	if ((c = q->tail) == NULL || c->used + need > RCHUNK_BYTES) {
-		if ((c = chunk_get(m)) == NULL) {
+	st = ev->cap < 0 ? 0 : 1 + ev->cap % MODEL_MAX_CAPS;
+
+	/* Room first: making it may release events and close runs. */
+	if ((c = ro->chunk[st]) == NULL || c->used + need > RCHUNK_BYTES) {
+		if ((c = chunk_get(m, st)) == NULL) {
 			model_apply_one(m, ev);
 			return;
 		}
-		/* Releasing may have emptied and freed this queue's chunks. */
-		if (q->tail != NULL)
-			q->tail->next = c;
-		else
-			q->head = c;
-		q->tail = c;
 	}
-	was_empty = q->n == 0;
+	qi = ro->cur[st];
+	if (qi < 0 || ro->q[qi].tail_time > ev->time) {
+		/* A new run: time went back in this stream. */
+		while (ro->nfreeq == 0) {
+			m->totals.forced++;
+			release_one(m);
+		}
+		qi = ro->freeq[--ro->nfreeq];
+		ro->cur[st] = (int16_t)qi;
+		q = &ro->q[qi];
+		q->head = q->tail = NULL;
+		q->n = 0;
+		q->stream = st;
+	}
+	q = &ro->q[qi];
+
 	h = (struct rhdr *)(void *)(c->data + c->used);
+	h->next = NULL;
+	h->chunk = c;
 	h->time = ev->time;
 	h->off = ev->off;
 	h->seq = ro->seq++;
@@ -274,14 +303,21 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	if (ev->len > 0)
 		memcpy(h + 1, ev->payload, ev->len);
 	c->used += (uint32_t)need;
-	q->n++;
+	c->live++;
 	m->totals.held++;
 	m->totals.held_bytes += need;
-	if (was_empty)
+
+	q->tail_time = ev->time;
+	if (q->n++ == 0) {
+		q->head = q->tail = h;
 		heap_push(ro, qi);
+	} else {
+		q->tail->next = h;
+		q->tail = h;
+	}
 	if (ev->time > ro->newest)
 		ro->newest = ev->time;
-	while (ro->nheap > 0 && head_of(ro, ro->heap[0])->time + ro->window <=
+	while (ro->nheap > 0 && ro->q[ro->heap[0]].head->time + ro->window <=
 	    ro->newest)
 		release_one(m);
 }

@@ -155,7 +155,7 @@ thr_alloc(struct model *m)
 			p->thr_free = &chunk[i - 1];
 		}
 	}
-	if (p->thr_free == NULL) {
+	if (m->threads.table >= MODEL_MAX_THREADS) {
 		t = p->thr_fin.head != NULL ? p->thr_fin.head :
 		    p->thr_live.head;
 		thr_remove(m, t);
