@@ -27,10 +27,10 @@ build/san/batch_driver: tests/model/batch_driver.c $(MODEL_SAN_SRC) src/model.h 
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/batch_driver.c $(MODEL_SAN_SRC) $(LDLIBS)
 
 check-model: build/tests/t_model
-	@echo "build/tests/t_model (fixtures and corpus)"; build/tests/t_model $(MODEL_FILES) | tail -n 1
+	@echo "build/tests/t_model (fixtures and corpus)"; build/tests/t_model $(MODEL_FILES)
 
 check-model-asan: build/san/t_model build/san/batch_driver
-	@echo "build/san/t_model (fixtures and corpus)"; build/san/t_model $(MODEL_FILES) | tail -n 1
+	@echo "build/san/t_model (fixtures and corpus)"; build/san/t_model $(MODEL_FILES)
 	@for f in $(MODEL_FILES); do \
 		build/san/batch_driver --interval 0.01 $$f >/dev/null 2>&1 && \
 		build/san/batch_driver --json --interval 0.01 $$f >/dev/null \
