@@ -138,11 +138,17 @@ cc_define(struct model *m, const struct proto_ev *ev)
 	struct mcc		*c;
 	const struct proto_str	*s[3];
 	size_t			 room, off = 0, n;
+	uint32_t		 h;
 	int			 i;
 	char			*buf;
 
 	m->prof.cc_defs++;
 	c = cc_get(m, ev->u.cost_centre.id);
+	/* The same definition again (a reconnection re-sends them all). */
+	h = model_hash(ev->payload, ev->len);
+	if (c->pub.defined && c->def_hash == h)
+		return;
+	c->def_hash = h;
 	s[0] = &ev->u.cost_centre.label;
 	s[1] = &ev->u.cost_centre.module;
 	s[2] = &ev->u.cost_centre.srcloc;

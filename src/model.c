@@ -218,11 +218,18 @@ model_advance(struct model *m, uint64_t s)
 {
 	struct model_priv	*p = m->p;
 	struct slot		*prev = &p->slots[p->slot % MODEL_NSLOTS];
-	struct slot		 carry = *prev;
+	struct slot		 carry;
 	struct mcap		*c;
 	uint64_t		 from, i;
 	int			 k, j;
 
+	/* The slot being left gets its events, bytes and live threads. */
+	prev->v[MODEL_S_THREADS_LIVE] = m->threads.live;
+	prev->v[MODEL_S_EVENTS] += m->totals.events - p->slot_events;
+	prev->v[MODEL_S_BYTES] += m->totals.bytes - p->slot_bytes;
+	p->slot_events = m->totals.events;
+	p->slot_bytes = m->totals.bytes;
+	carry = *prev;
 	from = s - p->slot > MODEL_NSLOTS ? s - MODEL_NSLOTS + 1 : p->slot + 1;
 	for (i = from; i <= s; i++) {
 		struct slot *sl = &p->slots[i % MODEL_NSLOTS];
@@ -251,6 +258,8 @@ model_start(struct model *m, uint64_t t)
 	m->prog.start = t;
 	m->reset_at = t;
 	p->slot = t / MODEL_SLOT_NS;
+	p->slot_events = p->run_events = m->totals.events;
+	p->slot_bytes = p->run_bytes = m->totals.bytes;
 }
 
 void
@@ -393,21 +402,56 @@ model_open_part(const struct model *m, enum model_series s, uint64_t lo,
 	return v;
 }
 
+/* A counter's value in slot a, with what the current slot has pending. */
+static uint64_t
+slot_val(const struct model *m, uint64_t a, enum model_series s)
+{
+	const struct model_priv	*p = m->p;
+	const struct mcap	*c;
+	uint64_t		 v = p->slots[a % MODEL_NSLOTS].v[s];
+	int			 i;
+
+	if (s == MODEL_S_RUN_NS) {
+		for (i = 0; i < m->prog.ncaps; i++)
+			if ((c = (const struct mcap *)m->caps[i]) != NULL)
+				v += c->run[a % MODEL_NSLOTS];
+	}
+	if (a == p->slot && s == MODEL_S_THREADS_LIVE)
+		v = m->threads.live;
+	if (a == p->slot && s == MODEL_S_EVENTS)
+		v += m->totals.events - p->slot_events;
+	if (a == p->slot && s == MODEL_S_BYTES)
+		v += m->totals.bytes - p->slot_bytes;
+	return v;
+}
+
 uint64_t
 model_sum(const struct model *m, enum model_series s, enum model_win w)
 {
 	const struct model_priv	*p = m->p;
 	uint64_t		 lo, a, v = 0;
+	int			 i;
 
 	if (!p->started)
 		return 0;
 	if (s >= MODEL_S_FIRST_GAUGE)
-		return p->slots[p->slot % MODEL_NSLOTS].v[s];
+		return slot_val(m, p->slot, s);
 	lo = model_win_start(m, w);
-	if (w == MODEL_WRUN)
+	if (w == MODEL_WRUN) {
+		if (s == MODEL_S_EVENTS)
+			return m->totals.events - p->run_events;
+		if (s == MODEL_S_BYTES)
+			return m->totals.bytes - p->run_bytes;
+		if (s == MODEL_S_RUN_NS) {
+			for (i = 0; i < m->prog.ncaps; i++)
+				if (m->caps[i] != NULL)
+					v += m->caps[i]->run_ns;
+			return v + model_open_part(m, s, lo, m->now);
+		}
 		return p->run_tot[s] + model_open_part(m, s, lo, m->now);
+	}
 	for (a = lo / MODEL_SLOT_NS; a <= p->slot; a++)
-		v += p->slots[a % MODEL_NSLOTS].v[s];
+		v += slot_val(m, a, s);
 	return v + model_open_part(m, s, lo, m->now);
 }
 
@@ -437,7 +481,7 @@ model_history(const struct model *m, enum model_series s, double *out, int n)
 	if (a < first)
 		a = first;
 	for (; a <= p->slot; a++) {
-		out[k] = (double)p->slots[a % MODEL_NSLOTS].v[s];
+		out[k] = (double)slot_val(m, a, s);
 		if (s < MODEL_S_FIRST_GAUGE) {
 			lo = a * MODEL_SLOT_NS;
 			out[k] += (double)model_open_part(m, s, lo,
@@ -590,6 +634,8 @@ model_reset_window(struct model *m)
 
 	model_reorder_flush(m);
 	m->reset_at = m->now;
+	p->run_events = m->totals.events;
+	p->run_bytes = m->totals.bytes;
 	p->epoch++;
 	memset(p->run_tot, 0, sizeof p->run_tot);
 	for (i = 0; i < m->prog.ncaps; i++) {
@@ -795,14 +841,18 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 	m->totals.bytes += ev->size;
 	if (m->tag_count[ev->tag]++ == 0 && ev->kind == PROTO_KIND_UNKNOWN)
 		m->totals.unknown_tags++;
-	model_count(m, MODEL_S_EVENTS, t, 1);
-	model_count(m, MODEL_S_BYTES, t, ev->size);
-	if (ev->kind != PROTO_NONMOVING_HEAP_CENSUS)
-		p->nm_in_run = 0;
+	/* Events and bytes per slot and since the reset are differences of
+	 * these totals (see model_advance); a late event counts now. */
+	p->nm_in_run &= ev->kind == PROTO_NONMOVING_HEAP_CENSUS;
 
-	c = ev->cap >= 0 ? model_cap_get(m, ev->cap) : NULL;
-	if (c != NULL)
-		c->pub.events++;
+	c = NULL;
+	if (ev->cap >= 0) {
+		if (ev->cap >= MODEL_MAX_CAPS ||
+		    (c = (struct mcap *)m->caps[ev->cap]) == NULL)
+			c = model_cap_get(m, ev->cap);
+		if (c != NULL)
+			c->pub.events++;
+	}
 	switch (ev->kind) {
 	case PROTO_CREATE_THREAD:
 	case PROTO_RUN_THREAD:
