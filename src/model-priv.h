@@ -237,6 +237,11 @@ struct model_priv {
 
 	/* Messages. */
 	struct model_msg *msg;		/* [MODEL_NMSG] ring */
+	struct msgraw {
+		uint8_t	 b[MODEL_MSG_LEN];
+		uint16_t len;
+		uint8_t	 done;		/* text made from b */
+	} *msg_raw;			/* [MODEL_NMSG] */
 	uint64_t	 msgseq;
 
 	/* Reordering. */

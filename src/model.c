@@ -53,6 +53,7 @@ model_init(struct model *m)
 	p->nmrec = xcalloc(MODEL_NNMREC, sizeof *p->nmrec);
 	p->census = xcalloc(MODEL_NCENSUS, sizeof *p->census);
 	p->msg = xcalloc(MODEL_NMSG, sizeof *p->msg);
+	p->msg_raw = xcalloc(MODEL_NMSG, sizeof *p->msg_raw);
 	model_threads_init(m);
 	model_gc_init(m);
 	model_prof_init(m);
@@ -78,6 +79,7 @@ model_fini(struct model *m)
 	free(p->nmrec);
 	free(p->census);
 	free(p->msg);
+	free(p->msg_raw);
 }
 
 void
