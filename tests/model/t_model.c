@@ -1203,6 +1203,94 @@ t_file_vs_live(const char *path)
 	model_free(a);
 }
 
+/* Read everything the UI can read, to /dev/null: no crash, no leak. */
+static void
+read_all(const struct model *m, FILE *null)
+{
+	struct model_thread_row	 tr[16];
+	struct model_cc_row	 cr[16];
+	struct model_stack_row	 sr[16];
+	struct model_band_row	 br[16];
+	struct model_gc_win	 g;
+	struct model_util	 u;
+	double			 h[MODEL_NSLOTS];
+	int			 w, i;
+
+	model_json(m, null);
+	model_text(m, null);
+	for (w = 0; w < MODEL_NWIN; w++) {
+		model_gc_window(m, (enum model_win)w, &g);
+		model_caps_util(m, (enum model_win)w, &u);
+		(void)model_threads_sorted(m, (enum model_win)w,
+		    MODEL_TSORT_TOTAL, tr, 16);
+		(void)model_top_ccs(m, (enum model_win)w, 1, cr, 16);
+		(void)model_top_stacks(m, (enum model_win)w, sr, 16);
+	}
+	(void)model_top_bands(m, br, 16);
+	for (i = 0; i < MODEL_NSERIES; i++)
+		(void)model_history(m, (enum model_series)i, h, MODEL_NSLOTS);
+	for (i = 0; i < m->prog.ncaps; i++)
+		if (m->caps[i] != NULL)
+			(void)model_cap_history(m, m->caps[i], h, MODEL_NSLOTS);
+	for (i = 0; model_gc_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_msg_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_census_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_nm_recent(m, i) != NULL; i++)
+		;
+}
+
+/* Damaged copies of a log, fed live through a small buffer: the model
+ * takes whatever the decoder makes of them. */
+static void
+t_mutations(const char *path, int rounds)
+{
+	struct lb	 raw = { 0 }, cp = { 0 };
+	struct model	*m;
+	char		 buf[65536];
+	size_t		 n, i, k;
+	uint32_t	 x = 2463534242u;
+	FILE		*f, *null;
+	int		 r;
+
+	if ((f = fopen(path, "rb")) == NULL || (null = fopen("/dev/null",
+	    "w")) == NULL)
+		return;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		put(&raw, buf, n);
+	fclose(f);
+	for (r = 0; r < rounds && raw.n > 0; r++) {
+		cp.n = 0;
+		put(&cp, raw.p, raw.n);
+		/* A few random bytes, then maybe a cut or a doubled part. */
+		for (k = 0; k < 1 + (size_t)r % 8; k++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			cp.p[x % cp.n] = (uint8_t)(x >> 8);
+		}
+		if (r % 3 == 1)
+			cp.n = x % cp.n;
+		else if (r % 3 == 2 && cp.n > 64) {
+			i = x % (cp.n / 2);
+			put(&cp, cp.p + i, cp.n / 4);
+		}
+		m = model_new();
+		model_set_reorder(m, (uint64_t)(r % 4) * SEC / 4, 1);
+		feed(m, &cp);
+		if (r % 5 == 0)
+			model_reset_window(m);
+		read_all(m, null);
+		model_flush(m);
+		read_all(m, null);
+		CHECK(m->totals.held == 0, "%s: held after flush", path);
+		model_free(m);
+	}
+	free(raw.p);
+	free(cp.p);
+	fclose(null);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1222,8 +1310,10 @@ main(int argc, char **argv)
 	t_sessions();
 	t_errors();
 	t_history();
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
 		t_file_vs_live(argv[i]);
+		t_mutations(argv[i], 24);
+	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
