@@ -316,8 +316,9 @@ json_gc(const struct model *m, FILE *f)
 	fputs("\"gc\":{", f);
 	json_gc_win(f, &g);
 	fprintf(f, ",\"requests\":%llu,\"global_syncs\":%llu,\"in_gc\":%s,"
-	    "\"mmu\":{", (unsigned long long)m->gc.requests,
-	    (unsigned long long)m->gc.syncs, m->gc.in_gc ? "true" : "false");
+	    "\"dropped\":%llu,\"mmu\":{", (unsigned long long)m->gc.requests,
+	    (unsigned long long)m->gc.syncs, m->gc.in_gc ? "true" : "false",
+	    (unsigned long long)m->gc.dropped);
 	for (i = 0; i < MODEL_NMMU; i++) {
 		fprintf(f, "%s\"%s\":", i ? "," : "", mmu_names[i]);
 		if (g.mmu[i] < 0)
@@ -427,10 +428,11 @@ static void
 json_ccs(const struct model *m, FILE *f, int by_total)
 {
 	struct model_cc_row	rows[TOP_N];
-	int			n, i;
+	uint64_t		n;
+	int			k, i;
 
-	n = model_top_ccs(m, MODEL_WRUN, by_total, rows, TOP_N);
-	for (i = 0; i < n; i++) {
+	k = model_top_ccs(m, MODEL_WRUN, by_total, rows, TOP_N);
+	for (i = 0; i < k; i++) {
 		fprintf(f, "%s{\"id\":%u,\"cost_centre\":", i ? "," : "",
 		    rows[i].cc->id);
 		if (rows[i].cc->defined)
@@ -442,9 +444,10 @@ json_ccs(const struct model *m, FILE *f, int by_total)
 			js_str(f, rows[i].cc->module);
 		else
 			fputs("null", f);
-		fprintf(f, ",\"samples\":%llu,\"share\":",
-		    (unsigned long long)(by_total ? rows[i].total :
-		    rows[i].self));
+		n = by_total ? rows[i].total : rows[i].self;
+		fprintf(f, ",\"samples\":%llu,\"time_ns\":%llu,\"share\":",
+		    (unsigned long long)n,
+		    (unsigned long long)(n * m->prog.tick_ns));
 		js_dbl(f, by_total ? rows[i].total_share : rows[i].self_share);
 		fputc('}', f);
 	}

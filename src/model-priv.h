@@ -311,6 +311,7 @@ void		 model_threads_free(struct model *);
 void		 model_threads_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
 void		 model_threads_tick(struct model *);
+void		 model_threads_gap(struct model *);
 void		 model_thread_cpu(struct model *, struct mthr *, uint64_t,
 		     uint64_t);
 

@@ -354,6 +354,20 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 	}
 }
 
+/* A gap in the stream: no thread is known to run any more. */
+void
+model_threads_gap(struct model *m)
+{
+	struct mthr	*t, *tmp;
+
+	if (m->threads.by_state[MODEL_T_RUNNING] == 0)
+		return;
+	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
+		if (t->pub.state == MODEL_T_RUNNING)
+			set_state(m, t, MODEL_T_RUNNABLE, 0);
+	}
+}
+
 const struct model_thread *
 model_thread_find(const struct model *m, uint32_t id)
 {

@@ -14,6 +14,7 @@
 
 static void	model_init(struct model *);
 static void	model_fini(struct model *);
+static void	model_session_gap(struct model *);
 
 static void *
 xcalloc(size_t n, size_t size)
@@ -151,6 +152,42 @@ model_header(struct model *m, const struct proto_dec *dec)
 	p->sess_rts = p->sess_args = 0;
 	/* The first session decides nothing; later ones may be a new program. */
 	p->sess_new = m->prog.sessions > 1;
+	if (p->sess_new && p->started)
+		model_session_gap(m);
+}
+
+/*
+ * What happened between two sessions is lost: spans still open end at the
+ * last event seen (a cap is not counted as running through the gap), an
+ * unfinished collection is dropped, running threads become runnable.
+ */
+static void
+model_session_gap(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	struct mcap		*c;
+	int			 i;
+
+	for (i = 0; i < m->prog.ncaps; i++) {
+		if ((c = (struct mcap *)m->caps[i]) == NULL)
+			continue;
+		model_cap_close(m, c, m->now);
+		c->pub.state = MODEL_CAP_IDLE;
+		c->cur = NULL;
+		c->in_gc = 0;
+	}
+	model_threads_gap(m);
+	if (m->gc.in_gc)
+		m->gc.dropped++;
+	m->gc.in_gc = 0;
+	p->n_in_gc = 0;
+	p->nocap_in_gc = 0;
+	p->req_pending = 0;
+	p->stats_pending = p->live_pending = 0;
+	p->nm_in_sync = p->nm_marking = 0;
+	p->nm_open = 0;
+	m->nm.phase = MODEL_NM_IDLE;
+	m->hprof.in_census = 0;
 }
 
 void

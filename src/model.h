@@ -243,6 +243,7 @@ struct model_gc {
 	uint64_t	 open_start;	/* its start */
 	uint64_t	 gc_ns;		/* time with a collection running */
 	uint64_t	 recs;		/* records in the ring (<= MODEL_NGCREC) */
+	uint64_t	 dropped;	/* unfinished when a session ended */
 };
 
 extern const uint64_t model_mmu_ns[MODEL_NMMU];

@@ -1028,15 +1028,22 @@ t_sessions(void)
 	lb_block(&b, 0, 0);
 	ev_thr(&b, PROTO_CREATE_THREAD, 10, 1);
 	lb_end(&b);
+	ev_thr(&b, PROTO_RUN_THREAD, 20, 1);
+	lb_end(&b);
 	/* Reconnect, GHC 9.0.2 style: no start-up events. */
 	lb_header(&b);
 	lb_block(&b, 0, 0);
 	ev_thr(&b, PROTO_CREATE_THREAD, 5 * SEC, 2);
+	ev_stop(&b, 5 * SEC + 100, 1, 3);
 	m = run(&b, 1);
 	EQ(m->prog.sessions, 2);
 	EQ(m->prog.resets, 0);
 	EQ(m->threads.created, 2);
 	EQ(m->prog.pid, 100);
+	/* Thread 1 ran from 20 ns to the end of the first session only. */
+	EQ(model_thread_find(m, 1)->cpu_ns, 0);
+	EQ(m->caps[0]->run_ns, 0);
+	EQ(m->threads.by_state[MODEL_T_RUNNING], 0);
 	model_free(m);
 
 	/* Same pid again: goes on. */
@@ -1065,7 +1072,7 @@ t_sessions(void)
 	EQ(m->threads.created, 1);
 	EQ(m->threads.table, 1);
 	EQ(m->now, 200);
-	EQ(m->totals.events, 9);
+	EQ(m->totals.events, 11);
 	CHECK(strcmp(m->prog.rts_id, "GHC-9.4 rts") == 0, "rts %s",
 	    m->prog.rts_id);
 	model_free(m);
