@@ -143,6 +143,7 @@ struct rchunk;
 struct rhdr;
 struct rqueue {
 	struct rhdr	*head, *tail;
+	uint64_t	 head_time, head_seq;	/* the head's key, at hand */
 	uint64_t	 n;
 	uint64_t	 tail_time;	/* time of the newest event */
 	int		 stream;	/* the stream it was made for */
