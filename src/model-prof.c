@@ -400,7 +400,8 @@ census_begin(struct model *m, uint64_t t, uint64_t era)
 	    MODEL_NCENSUS;
 }
 
-/* A band's name from its cost-centre stack: labels, innermost first. */
+/* A band's name from its cost-centre stack: labels, innermost first, with
+ * a CAF's module in front. */
 static void
 band_ccs_name(struct model *m, const struct proto_ccs *ccs, char *buf,
     size_t size)
@@ -416,7 +417,13 @@ band_ccs_name(struct model *m, const struct proto_ccs *ccs, char *buf,
 		if (i > 0)
 			buf[off++] = '/';
 		c = model_cc_find(m, id);
-		if (c != NULL && c->defined) {
+		if (c != NULL && c->defined && (c->caf ||
+		    strcmp(c->label, "CAF") == 0)) {
+			/* CAFs are told apart by their module. */
+			snprintf(buf + off, size - off, "%s.%s", c->module,
+			    c->label);
+			n = strlen(buf + off);
+		} else if (c != NULL && c->defined) {
 			n = strlen(c->label);
 			if (n > size - off - 1)
 				n = size - off - 1;
