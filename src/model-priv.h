@@ -98,8 +98,7 @@ struct mcc {
 
 /* A cost-centre stack seen in samples. */
 struct mstack {
-	uint8_t		*key;		/* the ids as sent (big-endian) */
-	uint32_t	*ids;		/* host order, innermost first */
+	uint32_t	*ids;		/* the key: innermost first */
 	uint32_t	 depth;
 	uint64_t	 samples;	/* run (or reset) */
 	uint32_t	 epoch;

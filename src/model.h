@@ -47,7 +47,7 @@ enum model_win {
 #define MODEL_MAX_CAPS	 256		/* caps >= this are counted only */
 #define MODEL_MAX_THREADS 100000
 #define MODEL_MAX_CCS	 65536
-#define MODEL_MAX_STACKS 65536
+#define MODEL_MAX_STACKS 32768
 #define MODEL_MAX_BANDS	 8192
 #define MODEL_NGCREC	 4096		/* GC records kept */
 #define MODEL_NMSG	 512		/* messages kept */
@@ -322,7 +322,8 @@ struct model_nonmoving {
 
 struct model_cc {
 	uint32_t	 id;
-	const char	*label, *module, *srcloc;	/* "" when not defined */
+	const char	*label, *module, *srcloc;	/* "" when not defined;
+							 * 160 bytes at most */
 	int		 defined;	/* HEAP_PROF_COST_CENTRE seen */
 	int		 caf;
 	uint64_t	 self, total;	/* samples over the run (or reset) */
