@@ -1079,6 +1079,58 @@ t_sessions(void)
 	lb_free(&b);
 }
 
+/* Full profile tables evict and count. */
+static void
+t_table_evictions(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m;
+	char		 name[32];
+	uint32_t	 ids[2];
+	uint8_t		 era[8];
+	int		 i;
+
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	for (i = 0; i < MODEL_MAX_CCS + 100; i++) {
+		snprintf(name, sizeof name, "cc%d", i);
+		ev_cc(&b, 1, (uint32_t)i, name, "M");
+	}
+	for (i = 0; i < MODEL_MAX_STACKS + 50; i++) {
+		ids[0] = (uint32_t)i;
+		ids[1] = MODEL_MAX_CCS + 50;
+		ev_prof(&b, 2, ids, 2);
+	}
+	be(era, 1, 8);
+	ev(&b, PROTO_HEAP_PROF_SAMPLE_BEGIN, 3, era, 8);
+	for (i = 0; i < MODEL_MAX_BANDS + 10; i++) {
+		snprintf(name, sizeof name, "band%d", i);
+		ev_hsample_str(&b, 4, 100, name);
+	}
+	ev(&b, PROTO_HEAP_PROF_SAMPLE_END, 5, era, 8);
+	m = run(&b, 0);
+	EQ(m->prof.cc_defs, MODEL_MAX_CCS + 100);
+	EQ(m->prof.ccs, MODEL_MAX_CCS);
+	/* 100 by the definitions, then the samples' new ids push out
+	 * definitions never sampled. */
+	CHECK(m->prof.ccs_evicted >= 100, "ccs evicted %llu",
+	    (unsigned long long)m->prof.ccs_evicted);
+	EQ(m->prof.stacks, MODEL_MAX_STACKS);
+	EQ(m->prof.stacks_evicted, 50);
+	EQ(m->hprof.bands, MODEL_MAX_BANDS);
+	EQ(m->hprof.bands_evicted, 10);
+	/* One defined late and in every sample: kept, with its name; one
+	 * defined first and never sampled: evicted. */
+	CHECK(model_cc_find(m, MODEL_MAX_CCS + 50) != NULL &&
+	    strcmp(model_cc_find(m, MODEL_MAX_CCS + 50)->label, "cc65586") ==
+	    0, "kept");
+	EQ(model_cc_find(m, MODEL_MAX_CCS + 50)->total, MODEL_MAX_STACKS + 50);
+	CHECK(model_cc_find(m, 0) == NULL || !model_cc_find(m, 0)->defined ||
+	    model_cc_find(m, 0)->total > 0, "cc0");
+	model_free(m);
+	lb_free(&b);
+}
+
 /* Decode errors and unknown tags are counted. */
 static void
 t_errors(void)
@@ -1317,6 +1369,7 @@ main(int argc, char **argv)
 	t_sessions();
 	t_errors();
 	t_history();
+	t_table_evictions();
 	for (i = 1; i < argc; i++) {
 		t_file_vs_live(argv[i]);
 		t_mutations(argv[i], 24);
