@@ -452,21 +452,72 @@ model_gc_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 	}
 }
 
-static int
-cmp_u64(const void *a, const void *b)
+/*
+ * Put the k-th smallest of v[0..n) at v[k], smaller or equal ones before
+ * it and larger or equal ones after (quickselect, median of three; a
+ * range that shrinks too slowly is finished by insertion sort).
+ */
+static void
+select_k(uint64_t *v, size_t n, size_t k)
 {
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	size_t		lo = 0, hi = n - 1, i, j, mid;
+	uint64_t	piv, t;
+	int		rounds = 0;
 
-	return x < y ? -1 : x > y;
+	while (hi > lo) {
+		if (hi - lo < 16 || ++rounds > 64) {
+			for (i = lo + 1; i <= hi; i++) {
+				t = v[i];
+				for (j = i; j > lo && v[j - 1] > t; j--)
+					v[j] = v[j - 1];
+				v[j] = t;
+			}
+			return;
+		}
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < v[lo]) { t = v[mid]; v[mid] = v[lo]; v[lo] = t; }
+		if (v[hi] < v[lo]) { t = v[hi]; v[hi] = v[lo]; v[lo] = t; }
+		if (v[hi] < v[mid]) { t = v[hi]; v[hi] = v[mid]; v[mid] = t; }
+		piv = v[mid];
+		/* Hoare partition: v[lo..j] <= piv <= v[j+1..hi]. */
+		i = lo - 1;
+		j = hi + 1;
+		for (;;) {
+			do i++; while (v[i] < piv);
+			do j--; while (v[j] > piv);
+			if (i >= j)
+				break;
+			t = v[i]; v[i] = v[j]; v[j] = t;
+		}
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
 }
 
 /* Nearest rank: the smallest value with at least pct% at or below it. */
-static uint64_t
-rank(const uint64_t *v, uint64_t n, unsigned pct)
+static size_t
+rank_index(uint64_t n, unsigned pct)
 {
 	uint64_t	r = (n * pct + 99) / 100;
 
-	return v[r == 0 ? 0 : r - 1];
+	return r == 0 ? 0 : (size_t)(r - 1);
+}
+
+/* The three percentiles of v[0..n), exactly, without sorting it all. */
+static void
+percentiles(uint64_t *v, size_t n, struct model_gc_win *out)
+{
+	size_t	k99 = rank_index(n, 99), k90 = rank_index(n, 90);
+	size_t	k50 = rank_index(n, 50);
+
+	select_k(v, n, k99);
+	out->p99 = v[k99];
+	select_k(v, k99 + 1, k90);
+	out->p90 = v[k90];
+	select_k(v, k90 + 1, k50);
+	out->p50 = v[k50];
 }
 
 static uint64_t
@@ -542,10 +593,7 @@ model_gc_window(const struct model *m, enum model_win w,
 	}
 	out->exact = all;
 	if (n > 0 && (all || w != MODEL_WRUN)) {
-		qsort(p->scratch, n, sizeof *p->scratch, cmp_u64);
-		out->p50 = rank(p->scratch, n, 50);
-		out->p90 = rank(p->scratch, n, 90);
-		out->p99 = rank(p->scratch, n, 99);
+		percentiles(p->scratch, (size_t)n, out);
 	} else if (out->count > 0) {
 		out->p50 = hist_rank(p->fine_hist, out->count, 50,
 		    out->pause_max);

@@ -114,25 +114,23 @@ cmp_tagcount(const void *a, const void *b)
 static void
 json_events(const struct model *m, FILE *f)
 {
-	struct tagcount	*v;
-	char		 buf[32];
-	size_t		 n = 0, i;
-	uint32_t	 tag;
+	const struct model_priv	*p = m->p;
+	struct tagcount		*v;
+	char			 buf[32];
+	size_t			 n = 0, i;
+	uint16_t		 tag;
 
-	for (tag = 0; tag < PROTO_NTAGS; tag++)
-		if (m->tag_count[tag] != 0 && tag != PROTO_BLOCK_MARKER)
-			n++;
-	v = calloc(n + 1, sizeof *v);
+	v = calloc(p->ntags_seen + 1, sizeof *v);
 	if (v == NULL) {
 		fputs("\"events\":{}", f);
 		return;
 	}
-	n = 0;
-	for (tag = 0; tag < PROTO_NTAGS; tag++) {
-		if (m->tag_count[tag] == 0 || tag == PROTO_BLOCK_MARKER)
+	for (i = 0; i < p->ntags_seen; i++) {
+		tag = p->tags_seen[i];
+		if (tag == PROTO_BLOCK_MARKER)
 			continue;
 		snprintf(v[n].name, sizeof v[n].name, "%s",
-		    model_tag_name((uint16_t)tag, buf, sizeof buf));
+		    model_tag_name(tag, buf, sizeof buf));
 		v[n++].n = m->tag_count[tag];
 	}
 	qsort(v, n, sizeof *v, cmp_tagcount);

@@ -246,6 +246,11 @@ struct model_priv {
 
 	/* Reordering. */
 	struct reorder	 ro;
+
+	/* Tags counted in model.tag_count, in the order first seen (kept,
+	 * as the counts are, across a reset). */
+	uint16_t	*tags_seen;	/* [PROTO_NTAGS] */
+	uint32_t	 ntags_seen;
 };
 
 /* model.c */

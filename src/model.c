@@ -36,6 +36,7 @@ model_new(void)
 	m = xcalloc(1, sizeof *m);
 	m->p = xcalloc(1, sizeof *m->p);
 	m->tag_count = xcalloc(PROTO_NTAGS, sizeof *m->tag_count);
+	m->p->tags_seen = xcalloc(PROTO_NTAGS, sizeof *m->p->tags_seen);
 	model_reorder_init(&m->p->ro);
 	model_init(m);
 	return m;
@@ -91,6 +92,7 @@ model_free(struct model *m)
 	model_fini(m);
 	model_reorder_free(&m->p->ro);
 	free(m->tag_count);
+	free(m->p->tags_seen);
 	free(m->p);
 	free(m);
 }
@@ -106,11 +108,15 @@ model_reset_program(struct model *m)
 	struct model_priv	*p = m->p;
 	struct model_prog	 old = m->prog;
 	struct reorder		 ro = p->ro;
+	uint16_t		*tags = p->tags_seen;
+	uint32_t		 ntags = p->ntags_seen;
 	int			 rts = p->sess_rts, args = p->sess_args;
 
 	model_fini(m);
 	memset(m->p, 0, sizeof *m->p);
 	p->ro = ro;
+	p->tags_seen = tags;
+	p->ntags_seen = ntags;
 	memset(&m->prog, 0, sizeof m->prog);
 	memset(&m->threads, 0, sizeof m->threads);
 	memset(&m->gc, 0, sizeof m->gc);
@@ -878,8 +884,11 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 	}
 	m->totals.events++;
 	m->totals.bytes += ev->size;
-	if (m->tag_count[ev->tag]++ == 0 && ev->kind == PROTO_KIND_UNKNOWN)
-		m->totals.unknown_tags++;
+	if (m->tag_count[ev->tag]++ == 0) {
+		p->tags_seen[p->ntags_seen++] = ev->tag;
+		if (ev->kind == PROTO_KIND_UNKNOWN)
+			m->totals.unknown_tags++;
+	}
 	/* Events and bytes per slot and since the reset are differences of
 	 * these totals (see model_advance); a late event counts now. */
 	p->nm_in_run &= ev->kind == PROTO_NONMOVING_HEAP_CENSUS;
