@@ -1,5 +1,5 @@
 /*
- * dec.c: framing of the eventlog byte stream.
+ * dec.c: framing of the eventlog byte stream, and the events' fields.
  *
  * The decoder owns one linear buffer.  proto_dec_feed() appends to it;
  * proto_dec_next() cuts one unit (a header piece or an event) from its front
@@ -564,12 +564,562 @@ resync(struct proto_dec *d)
 	return PROTO_SKIP;
 }
 
+/* ------------------------------------------------------------------ */
+/* Fields: the payload of each known event, read into struct proto_ev. */
+
+/* A bounded reader over one payload. */
+struct rd {
+	const uint8_t	*p;
+	uint32_t	 left;
+	const char	*bad;
+};
+
+static inline __attribute__((always_inline)) int
+need(struct rd *r, uint32_t n)
+{
+	if (r->bad != NULL)
+		return 0;
+	if (r->left < n) {
+		r->bad = "event payload shorter than its fields";
+		return 0;
+	}
+	return 1;
+}
+
+static inline __attribute__((always_inline)) uint8_t
+u8(struct rd *r)
+{
+	uint8_t	v;
+
+	if (!need(r, 1))
+		return 0;
+	v = r->p[0];
+	r->p++;
+	r->left--;
+	return v;
+}
+
+static inline __attribute__((always_inline)) uint16_t
+u16(struct rd *r)
+{
+	uint16_t	v;
+
+	if (!need(r, 2))
+		return 0;
+	memcpy(&v, r->p, 2);
+	v = __builtin_bswap16(v);
+	r->p += 2;
+	r->left -= 2;
+	return v;
+}
+
+static inline __attribute__((always_inline)) uint32_t
+u32(struct rd *r)
+{
+	uint32_t	v;
+
+	if (!need(r, 4))
+		return 0;
+	memcpy(&v, r->p, 4);
+	v = __builtin_bswap32(v);
+	r->p += 4;
+	r->left -= 4;
+	return v;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+u64(struct rd *r)
+{
+	uint64_t	v;
+
+	if (!need(r, 8))
+		return 0;
+	memcpy(&v, r->p, 8);
+	r->p += 8;
+	r->left -= 8;
+	return __builtin_bswap64(v);
+}
+
+/* The rest of the payload. */
+static struct proto_str
+rest(struct rd *r)
+{
+	struct proto_str	s = { (const char *)r->p, r->left };
+
+	r->p += r->left;
+	r->left = 0;
+	return s;
+}
+
+/* A NUL-terminated string; the NUL must lie inside the payload. */
+static struct proto_str
+strz(struct rd *r)
+{
+	struct proto_str	 s = { "", 0 };
+	const uint8_t		*nul;
+
+	if (r->bad != NULL)
+		return s;
+	if ((nul = memchr(r->p, '\0', r->left)) == NULL) {
+		r->bad = "string without its terminating NUL";
+		return s;
+	}
+	s.p = (const char *)r->p;
+	s.len = (uint32_t)(nul - r->p);
+	r->p += s.len + 1;
+	r->left -= s.len + 1;
+	return s;
+}
+
+static struct proto_ccs
+ccs(struct rd *r)
+{
+	struct proto_ccs	c = { NULL, 0 };
+	uint8_t			depth = u8(r);
+
+	if (!need(r, 4 * (uint32_t)depth)) {
+		r->bad = "cost-centre stack longer than its event";
+		return c;
+	}
+	c.ids = r->p;
+	c.depth = depth;
+	r->p += 4 * (uint32_t)depth;
+	r->left -= 4 * (uint32_t)depth;
+	return c;
+}
+
+#define SHORT	"event payload shorter than its fields"
+
+/*
+ * A fixed-size event's payload is checked once against its parser's size
+ * (for a decoded event the header's declaration already guarantees it),
+ * then read without further checks.
+ */
+#define FIXED(n)	do { if (len < (n)) return SHORT; } while (0)
+
+/* Variable-size events: read through the bounded reader. */
+static const char *
+fields_var(struct proto_ev *ev)
+{
+	struct rd	 r = { ev->payload, ev->len, NULL };
+	int		 i;
+
+	switch (ev->kind) {
+	case PROTO_LOG_MSG:
+	case PROTO_USER_MSG:
+	case PROTO_USER_MARKER:
+	case PROTO_VERSION:
+	case PROTO_PROGRAM_INVOCATION:
+	case PROTO_USER_BINARY_MSG:
+		ev->u.msg = rest(&r);
+		break;
+	case PROTO_RTS_IDENTIFIER:
+	case PROTO_PROGRAM_ARGS:
+	case PROTO_PROGRAM_ENV:
+		ev->u.capset_str.capset = u32(&r);
+		ev->u.capset_str.s = rest(&r);
+		break;
+	case PROTO_INTERN_STRING:
+		if (need(&r, 4)) {
+			ev->u.intern.s.p = (const char *)r.p;
+			ev->u.intern.s.len = r.left - 4;
+			r.p += r.left - 4;
+			r.left = 4;
+			ev->u.intern.id = u32(&r);
+		}
+		break;
+	case PROTO_THREAD_LABEL:
+		ev->u.label.thread = u32(&r);
+		ev->u.label.label = rest(&r);
+		break;
+	case PROTO_PERF_NAME:
+		ev->u.perf_name.num = u32(&r);
+		ev->u.perf_name.name = rest(&r);
+		break;
+	case PROTO_HEAP_PROF_BEGIN:
+		ev->u.heap_prof_begin.id = u8(&r);
+		ev->u.heap_prof_begin.period = u64(&r);
+		ev->u.heap_prof_begin.breakdown = u32(&r);
+		for (i = 0; i < 7; i++)
+			ev->u.heap_prof_begin.filter[i] = strz(&r);
+		break;
+	case PROTO_HEAP_PROF_COST_CENTRE:
+		ev->u.cost_centre.id = u32(&r);
+		ev->u.cost_centre.label = strz(&r);
+		ev->u.cost_centre.module = strz(&r);
+		ev->u.cost_centre.srcloc = strz(&r);
+		ev->u.cost_centre.flags = u8(&r);
+		break;
+	case PROTO_HEAP_PROF_SAMPLE_COST_CENTRE:
+		ev->u.heap_sample_cc.id = u8(&r);
+		ev->u.heap_sample_cc.residency = u64(&r);
+		ev->u.heap_sample_cc.ccs = ccs(&r);
+		break;
+	case PROTO_HEAP_PROF_SAMPLE_STRING:
+		ev->u.heap_sample_str.id = u8(&r);
+		ev->u.heap_sample_str.residency = u64(&r);
+		ev->u.heap_sample_str.label = strz(&r);
+		break;
+	case PROTO_PROF_SAMPLE_COST_CENTRE:
+		ev->u.prof_sample.cap = u32(&r);
+		ev->u.prof_sample.ticks = u64(&r);
+		ev->u.prof_sample.ccs = ccs(&r);
+		break;
+	case PROTO_IPE:
+		ev->u.ipe.info = u64(&r);
+		ev->u.ipe.table_name = strz(&r);
+		ev->u.ipe.closure_desc = strz(&r);
+		ev->u.ipe.ty_desc = strz(&r);
+		ev->u.ipe.label = strz(&r);
+		ev->u.ipe.module = strz(&r);
+		ev->u.ipe.srcloc = strz(&r);
+		break;
+	case PROTO_TICKY_COUNTER_DEF:
+		ev->u.ticky_def.id = u64(&r);
+		ev->u.ticky_def.arity = u16(&r);
+		ev->u.ticky_def.kinds = strz(&r);
+		ev->u.ticky_def.name = strz(&r);
+		ev->u.ticky_def.has_itbl = r.bad == NULL && r.left >= 8;
+		ev->u.ticky_def.itbl = ev->u.ticky_def.has_itbl ? u64(&r) : 0;
+		ev->u.ticky_def.has_json = r.bad == NULL && r.left > 0 &&
+		    memchr(r.p, '\0', r.left) != NULL;
+		if (ev->u.ticky_def.has_json)
+			ev->u.ticky_def.json = strz(&r);
+		break;
+	default:
+		break;
+	}
+	return r.bad;
+}
+
+/*
+ * The fields of a fixed-size event read in place; the rest by fields_var.
+ * Inlined where events are decoded.
+ */
+static inline __attribute__((always_inline)) const char *
+fields(struct proto_ev *ev)
+{
+	const uint8_t	*p = ev->payload;
+	uint32_t	 len = ev->len;
+
+	switch (ev->kind) {
+	case PROTO_CREATE_THREAD:
+	case PROTO_RUN_THREAD:
+	case PROTO_THREAD_RUNNABLE:
+	case PROTO_CREATE_SPARK_THREAD:
+	case PROTO_RUN_SPARK:
+	case PROTO_MER_RELEASE_CONTEXT:
+		FIXED(4);
+		ev->u.thread.thread = be32(p);
+		break;
+	case PROTO_STOP_THREAD:
+		FIXED(6);
+		ev->u.stop.thread = be32(p);
+		ev->u.stop.status = be16(p + 4);
+		ev->u.stop.has_info = len >= 10;
+		ev->u.stop.info = len >= 10 ? be32(p + 6) : 0;
+		break;
+	case PROTO_MIGRATE_THREAD:
+	case PROTO_THREAD_WAKEUP:
+	case PROTO_STEAL_SPARK:
+		FIXED(6);
+		ev->u.migrate.thread = be32(p);
+		ev->u.migrate.cap = be16(p + 4);
+		break;
+	case PROTO_BLOCK_MARKER:
+		FIXED(14);
+		ev->u.block.block_size = be32(p);
+		ev->u.block.end_time = be64(p + 4);
+		ev->u.block.cap = be16(p + 12);
+		break;
+	case PROTO_STARTUP:
+		FIXED(2);
+		ev->u.startup.n = be16(p);
+		break;
+	case PROTO_CAPSET_CREATE:
+		FIXED(6);
+		ev->u.capset_create.capset = be32(p);
+		ev->u.capset_create.type = be16(p + 4);
+		break;
+	case PROTO_CAPSET_DELETE:
+		FIXED(4);
+		ev->u.capset.capset = be32(p);
+		break;
+	case PROTO_CAPSET_ASSIGN_CAP:
+	case PROTO_CAPSET_REMOVE_CAP:
+		FIXED(6);
+		ev->u.capset_cap.capset = be32(p);
+		ev->u.capset_cap.cap = be16(p + 4);
+		break;
+	case PROTO_OSPROCESS_PID:
+	case PROTO_OSPROCESS_PPID:
+		FIXED(8);
+		ev->u.pid.capset = be32(p);
+		ev->u.pid.pid = be32(p + 4);
+		break;
+	case PROTO_SPARK_COUNTERS:
+		FIXED(56);
+		ev->u.sparks.crt = be64(p);
+		ev->u.sparks.dud = be64(p + 8);
+		ev->u.sparks.ovf = be64(p + 16);
+		ev->u.sparks.cnv = be64(p + 24);
+		ev->u.sparks.gcd = be64(p + 32);
+		ev->u.sparks.fiz = be64(p + 40);
+		ev->u.sparks.rem = be64(p + 48);
+		break;
+	case PROTO_SPARK_STEAL:
+	case PROTO_CAP_CREATE:
+	case PROTO_CAP_DELETE:
+	case PROTO_CAP_DISABLE:
+	case PROTO_CAP_ENABLE:
+	case PROTO_CONC_UPD_REM_SET_FLUSH:
+	case PROTO_KILL_MACHINE:
+		FIXED(2);
+		ev->u.cap.cap = be16(p);
+		break;
+	case PROTO_WALL_CLOCK_TIME:
+		FIXED(16);
+		ev->u.wall.capset = be32(p);
+		ev->u.wall.sec = be64(p + 4);
+		ev->u.wall.nsec = be32(p + 12);
+		break;
+	case PROTO_HEAP_ALLOCATED:
+	case PROTO_HEAP_SIZE:
+	case PROTO_HEAP_LIVE:
+	case PROTO_BLOCKS_SIZE:
+		FIXED(12);
+		ev->u.heap.capset = be32(p);
+		ev->u.heap.bytes = be64(p + 4);
+		break;
+	case PROTO_HEAP_INFO_GHC:
+		FIXED(38);
+		ev->u.heap_info.capset = be32(p);
+		ev->u.heap_info.gens = be16(p + 4);
+		ev->u.heap_info.max_heap = be64(p + 6);
+		ev->u.heap_info.alloc_area = be64(p + 14);
+		ev->u.heap_info.mblock = be64(p + 22);
+		ev->u.heap_info.block = be64(p + 30);
+		break;
+	case PROTO_GC_STATS_GHC:
+		FIXED(50);
+		ev->u.gc_stats.capset = be32(p);
+		ev->u.gc_stats.gen = be16(p + 4);
+		ev->u.gc_stats.copied = be64(p + 6);
+		ev->u.gc_stats.slop = be64(p + 14);
+		ev->u.gc_stats.frag = be64(p + 22);
+		ev->u.gc_stats.par_n_threads = be32(p + 30);
+		ev->u.gc_stats.par_max_copied = be64(p + 34);
+		ev->u.gc_stats.par_tot_copied = be64(p + 42);
+		ev->u.gc_stats.has_balanced = len >= 58;
+		ev->u.gc_stats.par_balanced_copied = len >= 58 ?
+		    be64(p + 50) : 0;
+		break;
+	case PROTO_TASK_CREATE:
+		FIXED(18);
+		ev->u.task_create.task = be64(p);
+		ev->u.task_create.cap = be16(p + 8);
+		ev->u.task_create.tid = be64(p + 10);
+		break;
+	case PROTO_TASK_MIGRATE:
+		FIXED(12);
+		ev->u.task_migrate.task = be64(p);
+		ev->u.task_migrate.cap = be16(p + 8);
+		ev->u.task_migrate.new_cap = be16(p + 10);
+		break;
+	case PROTO_TASK_DELETE:
+		FIXED(8);
+		ev->u.task.task = be64(p);
+		break;
+	case PROTO_CREATE_PROCESS:
+	case PROTO_KILL_PROCESS:
+		FIXED(4);
+		ev->u.u32x2.a = be32(p);
+		break;
+	case PROTO_ASSIGN_THREAD_TO_PROCESS:
+		FIXED(8);
+		ev->u.u32x2.a = be32(p);
+		ev->u.u32x2.b = be32(p + 4);
+		break;
+	case PROTO_CREATE_MACHINE:
+		FIXED(10);
+		ev->u.machine.machine = be16(p);
+		ev->u.machine.realtime = be64(p + 2);
+		break;
+	case PROTO_SEND_MESSAGE:
+		FIXED(19);
+		ev->u.eden_msg.tag = p[0];
+		ev->u.eden_msg.a = be32(p + 1);
+		ev->u.eden_msg.b = be32(p + 5);
+		ev->u.eden_msg.machine = be16(p + 9);
+		ev->u.eden_msg.c = be32(p + 11);
+		ev->u.eden_msg.d = be32(p + 15);
+		break;
+	case PROTO_RECEIVE_MESSAGE:
+		FIXED(23);
+		ev->u.eden_msg.tag = p[0];
+		ev->u.eden_msg.a = be32(p + 1);
+		ev->u.eden_msg.b = be32(p + 5);
+		ev->u.eden_msg.machine = be16(p + 9);
+		ev->u.eden_msg.c = be32(p + 11);
+		ev->u.eden_msg.d = be32(p + 15);
+		ev->u.eden_msg.e = be32(p + 19);
+		break;
+	case PROTO_SEND_RECEIVE_LOCAL_MESSAGE:
+		FIXED(17);
+		ev->u.eden_msg.tag = p[0];
+		ev->u.eden_msg.a = be32(p + 1);
+		ev->u.eden_msg.b = be32(p + 5);
+		ev->u.eden_msg.c = be32(p + 9);
+		ev->u.eden_msg.d = be32(p + 13);
+		break;
+	case PROTO_MEM_RETURN:
+		FIXED(16);
+		ev->u.mem_return.capset = be32(p);
+		ev->u.mem_return.current = be32(p + 4);
+		ev->u.mem_return.needed = be32(p + 8);
+		ev->u.mem_return.returned = be32(p + 12);
+		break;
+	case PROTO_MER_START_PAR_CONJUNCTION:
+	case PROTO_MER_CREATE_SPARK:
+	case PROTO_MER_FUT_CREATE:
+		FIXED(12);
+		ev->u.mer.id = be64(p);
+		ev->u.mer.n = be32(p + 8);
+		break;
+	case PROTO_MER_STOP_PAR_CONJUNCTION:
+	case PROTO_MER_STOP_PAR_CONJUNCT:
+	case PROTO_MER_FUT_WAIT_NOSUSPEND:
+	case PROTO_MER_FUT_WAIT_SUSPENDED:
+	case PROTO_MER_FUT_SIGNAL:
+		FIXED(8);
+		ev->u.mer.id = be64(p);
+		break;
+	case PROTO_PERF_COUNTER:
+		FIXED(20);
+		ev->u.perf.num = be32(p);
+		ev->u.perf.tid = be64(p + 4);
+		ev->u.perf.period = be64(p + 12);
+		break;
+	case PROTO_PERF_TRACEPOINT:
+		FIXED(12);
+		ev->u.perf.num = be32(p);
+		ev->u.perf.tid = be64(p + 4);
+		break;
+	case PROTO_HEAP_PROF_SAMPLE_BEGIN:
+	case PROTO_HEAP_PROF_SAMPLE_END:
+		FIXED(8);
+		ev->u.sample.era = be64(p);
+		ev->u.sample.time = 0;
+		break;
+	case PROTO_HEAP_BIO_PROF_SAMPLE_BEGIN:
+		FIXED(16);
+		ev->u.sample.era = be64(p);
+		ev->u.sample.time = be64(p + 8);
+		break;
+	case PROTO_PROF_BEGIN:
+		FIXED(8);
+		ev->u.prof_begin.interval = be64(p);
+		break;
+	case PROTO_CONC_MARK_END:
+		FIXED(4);
+		ev->u.mark_end.marked = be32(p);
+		break;
+	case PROTO_NONMOVING_HEAP_CENSUS:
+		/* GHC 9.10 widened the block size from a log2 byte to u16. */
+		FIXED(13);
+		if (len >= 14) {
+			ev->u.census.blk_size = be16(p);
+			p += 2;
+		} else {
+			ev->u.census.blk_size = 1u << (p[0] & 31);
+			p += 1;
+		}
+		ev->u.census.active = be32(p);
+		ev->u.census.filled = be32(p + 4);
+		ev->u.census.live = be32(p + 8);
+		break;
+	case PROTO_NONMOVING_PRUNED_SEGMENTS:
+		FIXED(8);
+		ev->u.pruned.pruned = be32(p);
+		ev->u.pruned.free = be32(p + 4);
+		break;
+	case PROTO_TICKY_COUNTER_SAMPLE:
+		FIXED(32);
+		ev->u.ticky.id = be64(p);
+		ev->u.ticky.entries = be64(p + 8);
+		ev->u.ticky.allocs = be64(p + 16);
+		ev->u.ticky.allocd = be64(p + 24);
+		break;
+	case PROTO_LOG_MSG:
+	case PROTO_USER_MSG:
+	case PROTO_USER_MARKER:
+	case PROTO_VERSION:
+	case PROTO_PROGRAM_INVOCATION:
+	case PROTO_USER_BINARY_MSG:
+	case PROTO_RTS_IDENTIFIER:
+	case PROTO_PROGRAM_ARGS:
+	case PROTO_PROGRAM_ENV:
+	case PROTO_INTERN_STRING:
+	case PROTO_THREAD_LABEL:
+	case PROTO_PERF_NAME:
+	case PROTO_HEAP_PROF_BEGIN:
+	case PROTO_HEAP_PROF_COST_CENTRE:
+	case PROTO_HEAP_PROF_SAMPLE_COST_CENTRE:
+	case PROTO_HEAP_PROF_SAMPLE_STRING:
+	case PROTO_PROF_SAMPLE_COST_CENTRE:
+	case PROTO_IPE:
+	case PROTO_TICKY_COUNTER_DEF:
+		return fields_var(ev);
+	default:
+		break;
+	}
+	return NULL;
+}
+
+/* Fill ev->u from ev->payload; NULL, or why the payload is malformed. */
+const char *
+proto_fields(struct proto_ev *ev)
+{
+	return fields(ev);
+}
+
+/* ------------------------------------------------------------------ */
+
+/* A framed event of total bytes at the front: consume it, read its fields
+ * and follow the block it sits in. */
+static inline __attribute__((always_inline)) enum proto_res
+take_event(struct proto_dec *d, struct proto_ev *ev, size_t total)
+{
+	const char	*why;
+
+	ev->off = d->off;
+	consume(d, total);
+
+	/* Only a variable-size event can be malformed once framed. */
+	why = d->frame_only && ev->kind != PROTO_BLOCK_MARKER &&
+	    ev->size == 10 + ev->len ? NULL : fields(ev);
+	if (ev->kind == PROTO_BLOCK_MARKER) {
+		/* As the reference: the block's size counts from the marker. */
+		d->block_cap = ev->u.block.cap == 0xffff ? PROTO_NO_CAP :
+		    ev->u.block.cap;
+		d->block_left = ev->u.block.block_size;
+		ev->cap = d->block_cap;
+	} else {
+		ev->cap = d->block_cap;
+		d->block_left -= (int64_t)total;
+		if (d->block_left <= 0)
+			d->block_cap = PROTO_NO_CAP;
+	}
+	if (why != NULL)
+		return fail(d, ev->off, why, 0);
+	return PROTO_EVENT;
+}
+
 static enum proto_res
 data_step(struct proto_dec *d, struct proto_ev *ev)
 {
 	const uint8_t	*p = d->buf + d->start;
 	size_t		 n = d->end - d->start;
-	const char	*why;
 	char		 msg[64];
 	long		 total;
 
@@ -593,27 +1143,7 @@ data_step(struct proto_dec *d, struct proto_ev *ev)
 		    "header", be16(p));
 		return fail(d, d->off, msg, 1);
 	}
-	ev->off = d->off;
-	consume(d, (size_t)total);
-
-	/* Only a variable-size event can be malformed once framed. */
-	why = d->frame_only && ev->kind != PROTO_BLOCK_MARKER &&
-	    ev->size == 10 + ev->len ? NULL : proto_fields(ev);
-	if (ev->kind == PROTO_BLOCK_MARKER) {
-		/* As the reference: the block's size counts from the marker. */
-		d->block_cap = ev->u.block.cap == 0xffff ? PROTO_NO_CAP :
-		    ev->u.block.cap;
-		d->block_left = ev->u.block.block_size;
-		ev->cap = d->block_cap;
-	} else {
-		ev->cap = d->block_cap;
-		d->block_left -= total;
-		if (d->block_left <= 0)
-			d->block_cap = PROTO_NO_CAP;
-	}
-	if (why != NULL)
-		return fail(d, ev->off, why, 0);
-	return PROTO_EVENT;
+	return take_event(d, ev, (size_t)total);
 }
 
 /*
@@ -628,11 +1158,12 @@ proto_dec_one(const struct proto_dec *d, const void *buf, size_t n,
 		return PROTO_ERROR;
 	ev->cap = cap;
 	ev->off = 0;
-	return proto_fields(ev) == NULL ? PROTO_EVENT : PROTO_ERROR;
+	return fields(ev) == NULL ? PROTO_EVENT : PROTO_ERROR;
 }
 
-enum proto_res
-proto_dec_next(struct proto_dec *d, struct proto_ev *ev)
+/* Everything but a whole declared event among events. */
+static __attribute__((noinline)) enum proto_res
+next_slow(struct proto_dec *d, struct proto_ev *ev)
 {
 	enum proto_res	res;
 
@@ -647,6 +1178,42 @@ proto_dec_next(struct proto_dec *d, struct proto_ev *ev)
 			res = header_step(d);
 	} while (res == DEC_CONTINUE);
 	return res;
+}
+
+enum proto_res
+proto_dec_next(struct proto_dec *d, struct proto_ev *ev)
+{
+	const struct proto_types *t;
+	const uint8_t	*p;
+	size_t		 total;
+	int32_t		 size;
+	uint16_t	 tag;
+
+	/*
+	 * The common case, a whole declared event among events, framed here;
+	 * everything else (the end marker, an undeclared tag, a short tail)
+	 * goes the general way.
+	 */
+	if (d->state == DEC_DATA && d->end - d->start >= 12) {
+		t = d->types;
+		p = d->buf + d->start;
+		tag = be16(p);
+		size = t->size[tag];	/* biased: see struct proto_types */
+		if (size >= 2)
+			total = 10 + (size_t)(size - 2);
+		else
+			total = 12 + (size_t)be16(p + 10);
+		if (size >= 1 && tag != 0xffff && total <= d->end - d->start) {
+			ev->tag = tag;
+			ev->kind = (uint16_t)(t->kind[tag] - 1);
+			ev->time = be64(p + 2);
+			ev->size = (uint32_t)total;
+			ev->payload = p + (size >= 2 ? 10 : 12);
+			ev->len = (uint32_t)(total - (size >= 2 ? 10 : 12));
+			return take_event(d, ev, total);
+		}
+	}
+	return next_slow(d, ev);
 }
 
 const char *

@@ -273,10 +273,10 @@ enum proto_res	  proto_dec_one(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *);
 void		  proto_dec_block_state(const struct proto_dec *, int32_t *,
 		      int64_t *);
+const char	 *proto_fields(struct proto_ev *);
 
 /* fields.c */
 uint16_t	  proto_fields_kind(uint16_t, int32_t);
-const char	 *proto_fields(struct proto_ev *);
 
 /* names.c */
 const char	 *proto_tag_name(uint16_t);
