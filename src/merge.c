@@ -19,6 +19,19 @@
  * Past MERGE_FAN runs or MERGE_SEGS segments, the runs so far are merged into
  * a temporary file of raw event records, and those files again, so memory
  * stays bounded whatever the file holds.
+ *
+ * Most files need none of that: their events are out of order only within
+ * a short distance.  merge_open() first scans a clean file (one header,
+ * events, maybe the end marker at its very end) cheaply, and measures that
+ * distance: in chunks of MERGE_CHUNK bytes, the least lag D such that no
+ * event is older than the newest event of the chunks D or more before its
+ * own.  When D stays within MERGE_HOLD bytes, merge_next() reads the file
+ * once: each event is filed, by time, under its capability's stream, and
+ * before chunk k is read the held events up to the newest time of the
+ * chunks up to k - D are let out, merging the streams.  No event read later
+ * can be older than those, so this is the same stable order.  Otherwise, or
+ * for anything unusual (bad data, a second header, a cut last event), the
+ * two passes above run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +53,13 @@
 #ifndef MERGE_LOOK
 #define MERGE_LOOK	32		/* a run's lookahead, in events: a power of 2 */
 #endif
+#ifndef MERGE_HOLD
+#define MERGE_HOLD	(16 << 20)	/* bytes the single pass may hold back */
+#endif
+#ifndef MERGE_CHUNK
+#define MERGE_CHUNK	(64 << 10)	/* its unit of file distance */
+#endif
+#define MERGE_SCAN	(1 << 20)	/* bytes read at once by the scan */
 #define MERGE_KEYS	258		/* caps 0..255, none, the rest */
 #define MERGE_READ	(1 << 16)
 #define MERGE_MAX_EVENT	(12 + 65535)	/* the largest event there is */
@@ -105,8 +125,11 @@ struct merge_spill {
 	unsigned	 level;
 };
 
+struct merge_fast;
+
 struct merge {
 	int		 fd;
+	struct merge_fast *fast;	/* the single pass, if it is used */
 	struct proto_dec *dec;		/* pass 1 */
 	struct proto_dec *types;	/* the first header's types */
 	uint64_t	 size;
@@ -741,6 +764,551 @@ merge_open_fd(const char *path)
 	return fd;
 }
 
+/* ------------------------------------------------------------------ */
+/* The single pass. */
+
+/* A held event: its time, the low 32 bits of its offset, its size. */
+struct merge_hent {
+	uint64_t	 time;
+	uint32_t	 off;
+	uint32_t	 size;
+};
+
+/* The held events of one capability, sorted: v[head..n). */
+struct merge_stream {
+	struct merge_hent *v;
+	uint32_t	 head, n, size;
+	int32_t		 cap;
+	int32_t		 hpos;		/* place in the heap, or -1 */
+};
+
+/* A stream in the heap, with its head's key at hand. */
+struct merge_hkey {
+	uint64_t	 time, off;
+	uint32_t	 st;
+};
+
+#define MERGE_NSTREAMS	65536		/* by a block's u16 cap field */
+#define MERGE_SHRINK	256		/* an empty stream keeps this many */
+
+struct merge_fast {
+	/* The header's framing, copied: size + 2 by tag (0: undeclared,
+	 * 1: variable), as proto.h's PROTO_SIZE_* plus 2. */
+	int32_t		 tsize[PROTO_NTAGS];
+	int		 marker;	/* block markers have their fields */
+	uint64_t	 data, end;	/* the events' bytes */
+	uint32_t	 lag;		/* D, in chunks */
+
+	/* The file's bytes from offset lo are at buf[0]; read up to hi. */
+	uint8_t		*buf;
+	size_t		 bufsize;
+	uint64_t	 lo, hi;
+	uint64_t	 pos;		/* next event to file */
+	int32_t		 block_cap;
+	int64_t		 block_left;
+
+	/* Newest time of the chunks up to each of the last lag + 1. */
+	uint64_t	*pmax;
+	uint64_t	 chunk;		/* next chunk to read */
+	uint64_t	 upto;		/* newest time read so far */
+	uint64_t	 thresh;	/* events up to this time may go */
+	int		 all;		/* everything is read: all may go */
+
+	uint16_t	 stream_of[MERGE_NSTREAMS];	/* index + 1 */
+	struct merge_stream *st;
+	uint32_t	 nst;
+	struct merge_hkey *heap;	/* streams by head */
+	uint32_t	 nheap;
+};
+
+static inline uint16_t
+merge_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint64_t
+merge_be64(const uint8_t *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
+}
+
+static void
+merge_fast_free(struct merge_fast *f)
+{
+	uint32_t	i;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < f->nst; i++)
+		free(f->st[i].v);
+	free(f->st);
+	free(f->heap);
+	free(f->pmax);
+	free(f->buf);
+	free(f);
+}
+
+/*
+ * Have the bytes [at, at + want) in the buffer, or as many as the file has
+ * (fewer only at its end); bytes before keep stay.  -1 on a read error.
+ */
+static int
+merge_fast_fill(struct merge *m, struct merge_fast *f, uint64_t keep,
+    uint64_t at, size_t want)
+{
+	size_t	got, room;
+
+	if (at + want <= f->hi || f->hi >= m->size)
+		return 0;
+	if (at + want > f->lo + f->bufsize) {
+		/* Move what is kept to the front. */
+		memmove(f->buf, f->buf + (keep - f->lo), (size_t)(f->hi - keep));
+		f->lo = keep;
+	}
+	while (f->hi < at + want && f->hi < m->size) {
+		room = f->bufsize - (size_t)(f->hi - f->lo);
+		if (room > m->size - f->hi)
+			room = (size_t)(m->size - f->hi);
+		if (merge_read_at(m->fd, f->buf + (f->hi - f->lo), room, f->hi,
+		    &got) == -1)
+			return -1;
+		if (got == 0)
+			break;
+		f->hi += got;
+	}
+	return 0;
+}
+
+/*
+ * Whether the file suits the single pass, and with what lag: 1 yes, 0 no,
+ * -1 on a system error.  Reads the header with m->dec.
+ */
+static int
+merge_fast_scan(struct merge *m, struct merge_fast *f)
+{
+	struct proto_ev	 ev;
+	enum proto_res	 r;
+	const uint8_t	*p, *base;
+	uint64_t	 pos, chunk = 0, prefix = 0, floor, t, cend, avail;
+	uint64_t	 n = 0, ring[MERGE_HOLD / MERGE_CHUNK + 1];
+	uint32_t	 lag = 1, nring = MERGE_HOLD / MERGE_CHUNK + 1, i;
+	size_t		 total, got, used;
+	int32_t		 size;
+	uint16_t	 tag;
+
+	/* The header: the file must start with it. */
+	r = PROTO_AGAIN;
+	for (pos = 0; r != PROTO_HEADER;) {
+		if ((r = proto_dec_next(m->dec, &ev)) == PROTO_HEADER)
+			break;
+		if (r != PROTO_AGAIN)
+			return 0;
+		if (merge_read_at(m->fd, m->rbuf, sizeof m->rbuf, pos,
+		    &got) == -1)
+			return -1;
+		if (got == 0)
+			return 0;
+		/* The decoder takes it all: it holds more than rbuf. */
+		if ((used = proto_dec_feed(m->dec, m->rbuf, got)) == 0)
+			return 0;
+		pos += used;
+	}
+	if ((m->types = proto_dec_new_sharing(m->dec, 0)) == NULL)
+		return -1;
+	for (i = 0; i < PROTO_NTAGS; i++)
+		f->tsize[i] = proto_dec_type_size(m->dec, (uint16_t)i) + 2;
+	f->marker = proto_dec_type_size(m->dec, PROTO_BLOCK_MARKER) >= 14;
+	f->data = f->lo = f->hi = proto_dec_offset(m->dec);
+	f->end = m->size;
+
+	/*
+	 * The events, a chunk at a time.  ring[j % nring] is the newest time
+	 * of chunks 0..j; floor, that of chunks 0..chunk-lag, which no event
+	 * of this chunk may precede.
+	 */
+	for (pos = f->data; pos < m->size; chunk++) {
+		cend = f->data + (chunk + 1) * MERGE_CHUNK;
+		if (cend > m->size)
+			cend = m->size;
+		if (merge_fast_fill(m, f, pos, pos, (size_t)(cend - pos) +
+		    12 + 65535) == -1)
+			return -1;
+		floor = chunk >= lag ? ring[(chunk - lag) % nring] : 0;
+		base = f->buf - f->lo;
+		for (; pos < cend; pos += total) {
+			p = base + pos;
+			avail = f->hi - pos;
+			if (avail < 2)
+				return 0;
+			tag = merge_be16(p);
+			if ((size = f->tsize[tag]) >= 2)
+				total = 8 + (size_t)size;
+			else if (size == 1 && avail >= 12)
+				total = 12 + (size_t)merge_be16(p + 10);
+			else if (tag == 0xffff && avail == 2) {
+				f->end = pos;	/* the end marker */
+				pos = m->size;
+				break;
+			} else
+				return 0;	/* undeclared, or cut */
+			if (avail < total || tag == 0xffff)
+				return 0;	/* cut, or a marker too soon */
+			if (size == 1 && proto_dec_one(m->types, p, total,
+			    PROTO_NO_CAP, &ev) != PROTO_EVENT)
+				return 0;	/* malformed */
+			t = merge_be64(p + 2);
+			while (t < floor) {
+				/* The lag must grow for this event. */
+				if (++lag >= nring)
+					return 0;
+				floor = chunk >= lag ?
+				    ring[(chunk - lag) % nring] : 0;
+			}
+			if (t > prefix)
+				prefix = t;
+			n++;
+		}
+		ring[chunk % nring] = prefix;
+	}
+	m->events = n;
+	f->lag = lag;
+	return 1;
+}
+
+static struct merge_stream *
+merge_fast_stream(struct merge_fast *f, uint16_t capfield)
+{
+	struct merge_stream	*s, *n;
+	uint32_t		 size;
+
+	if (f->stream_of[capfield] != 0)
+		return &f->st[f->stream_of[capfield] - 1];
+	if ((f->nst & (f->nst - 1)) == 0) {
+		size = f->nst ? 2 * f->nst : 4;
+		if ((n = realloc(f->st, size * sizeof *n)) == NULL)
+			return NULL;
+		f->st = n;
+		if ((f->heap = realloc(f->heap, size * sizeof *f->heap)) ==
+		    NULL)
+			return NULL;
+	}
+	s = &f->st[f->nst++];
+	memset(s, 0, sizeof *s);
+	s->cap = capfield == 0xffff ? PROTO_NO_CAP : capfield;
+	s->hpos = -1;
+	f->stream_of[capfield] = (uint16_t)f->nst;
+	return s;
+}
+
+/* Held offsets are the last 4 GiB before f->hi: their low bits say which. */
+static inline uint64_t
+merge_fast_off(const struct merge_fast *f, uint32_t off)
+{
+	return f->hi - (uint32_t)((uint32_t)f->hi - off);
+}
+
+static inline int
+merge_hkey_before(const struct merge_hkey *a, const struct merge_hkey *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->off < b->off;
+}
+
+static inline void
+merge_heap_set(struct merge_fast *f, uint32_t i, const struct merge_hkey *k)
+{
+	f->heap[i] = *k;
+	f->st[k->st].hpos = (int32_t)i;
+}
+
+static void
+merge_fast_up(struct merge_fast *f, uint32_t i)
+{
+	struct merge_hkey	k = f->heap[i];
+	uint32_t		up;
+
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (!merge_hkey_before(&k, &f->heap[up]))
+			break;
+		merge_heap_set(f, i, &f->heap[up]);
+		i = up;
+	}
+	merge_heap_set(f, i, &k);
+}
+
+static inline void
+merge_fast_down(struct merge_fast *f, uint32_t i)
+{
+	struct merge_hkey	k = f->heap[i];
+	uint32_t		c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= f->nheap)
+			break;
+		if (c + 1 < f->nheap && merge_hkey_before(&f->heap[c + 1],
+		    &f->heap[c]))
+			c++;
+		if (!merge_hkey_before(&f->heap[c], &k))
+			break;
+		merge_heap_set(f, i, &f->heap[c]);
+		i = c;
+	}
+	merge_heap_set(f, i, &k);
+}
+
+/* A stream's head key. */
+static inline void
+merge_fast_key(const struct merge_fast *f, const struct merge_stream *s,
+    struct merge_hkey *k)
+{
+	k->time = s->v[s->head].time;
+	k->off = merge_fast_off(f, s->v[s->head].off);
+	k->st = (uint32_t)(s - f->st);
+}
+
+/* File an event under its stream, in (time, offset) order. */
+static int
+merge_fast_hold(struct merge_fast *f, struct merge_stream *s, uint64_t time,
+    uint64_t off, uint32_t size)
+{
+	struct merge_hent	*v;
+	uint32_t		 at, lo, hi, mid;
+
+	if (s->n == s->size) {
+		if (s->head >= s->n / 2 && s->head > 0) {
+			memmove(s->v, s->v + s->head, (s->n - s->head) *
+			    sizeof *s->v);
+			s->n -= s->head;
+			s->head = 0;
+		} else {
+			s->size = s->size ? 2 * s->size : 64;
+			if ((v = realloc(s->v, s->size * sizeof *v)) == NULL)
+				return -1;
+			s->v = v;
+		}
+	}
+	at = s->n;
+	if (at > s->head && s->v[at - 1].time > time) {
+		/* Earlier than the stream's last: find its place (after
+		 * equal times, which are earlier in the file). */
+		lo = s->head;
+		hi = at - 1;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (s->v[mid].time > time)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		at = lo;
+		memmove(s->v + at + 1, s->v + at, (s->n - at) * sizeof *s->v);
+	}
+	s->v[at].time = time;
+	s->v[at].off = (uint32_t)off;
+	s->v[at].size = size;
+	s->n++;
+	if (s->hpos < 0) {
+		merge_fast_key(f, s, &f->heap[f->nheap]);
+		merge_fast_up(f, f->nheap++);
+	} else if (at == s->head) {
+		merge_fast_key(f, s, &f->heap[s->hpos]);
+		merge_fast_up(f, (uint32_t)s->hpos);
+	}
+	return 0;
+}
+
+/*
+ * File the events that start in the next chunk; then the events up to the
+ * newest time of the chunks up to chunk - lag may go.  0 when the file
+ * ended, -1 on error (m->error says).
+ */
+static __attribute__((noinline)) int
+merge_fast_chunk(struct merge *m, struct merge_fast *f)
+{
+	struct merge_stream	*s;
+	const uint8_t		*p, *buf;
+	uint64_t		 keep, start, stop, t, cmax = 0, lo, hi, pos;
+	uint64_t		 avail;
+	uint32_t		 nring = f->lag + 1;
+	size_t			 total;
+	int64_t			 left;
+	int32_t			 size, cap;
+	uint16_t		 capf, tag;
+
+	start = f->data + f->chunk * MERGE_CHUNK;
+	stop = start + MERGE_CHUNK < f->end ? start + MERGE_CHUNK : f->end;
+	/* Chunks from chunk - lag + 1 on still hold events. */
+	keep = f->chunk + 1 >= f->lag ? f->data + (f->chunk + 1 - f->lag) *
+	    MERGE_CHUNK : f->data;
+	if (keep > f->pos)
+		keep = f->pos;
+	if (merge_fast_fill(m, f, keep, f->pos, (size_t)(stop - f->pos) +
+	    12 + 65535) == -1) {
+		merge_fail(m, "the file could not be read again");
+		return -1;
+	}
+	buf = f->buf;
+	lo = f->lo;
+	hi = f->hi;
+	cap = f->block_cap;
+	left = f->block_left;
+	s = merge_fast_stream(f, cap < 0 ? 0xffff : (uint16_t)cap);
+	for (pos = f->pos; pos < stop; pos += total) {
+		p = buf + (pos - lo);
+		avail = hi - pos;
+		if (avail < 2)
+			goto changed;
+		tag = merge_be16(p);
+		if ((size = f->tsize[tag]) >= 2)
+			total = 8 + (size_t)size;
+		else if (size == 1 && avail >= 12)
+			total = 12 + (size_t)merge_be16(p + 10);
+		else
+			goto changed;
+		if (avail < total)
+			goto changed;
+		t = merge_be64(p + 2);
+		if (t > cmax)
+			cmax = t;
+		if (s == NULL)
+			goto nomem;
+		if (tag == PROTO_BLOCK_MARKER && f->marker) {
+			/* As the decoder: u32 size, u64 end time, u16 cap. */
+			capf = merge_be16(p + 22);
+			cap = capf == 0xffff ? PROTO_NO_CAP : capf;
+			left = (int64_t)((uint32_t)p[10] << 24 |
+			    (uint32_t)p[11] << 16 | (uint32_t)p[12] << 8 |
+			    p[13]);
+			if ((s = merge_fast_stream(f, capf)) == NULL)
+				goto nomem;
+		} else if (cap >= 0 && (left -= (int64_t)total) <= 0) {
+			/* The block's last event: the next are capless. */
+			if (merge_fast_hold(f, s, t, pos, (uint32_t)total) == -1)
+				goto nomem;
+			cap = PROTO_NO_CAP;
+			s = merge_fast_stream(f, 0xffff);
+			continue;
+		}
+		if (s->n < s->size && s->n > s->head &&
+		    s->v[s->n - 1].time <= t) {
+			/* In order after the stream's last: append. */
+			s->v[s->n].time = t;
+			s->v[s->n].off = (uint32_t)pos;
+			s->v[s->n].size = (uint32_t)total;
+			s->n++;
+		} else if (merge_fast_hold(f, s, t, pos, (uint32_t)total) ==
+		    -1)
+			goto nomem;
+	}
+	f->pos = pos;
+	f->block_cap = cap;
+	f->block_left = left;
+	if (cmax > f->upto)
+		f->upto = cmax;
+	f->pmax[f->chunk % nring] = f->upto;
+	f->chunk++;
+	if (f->pos >= f->end) {
+		f->all = 1;
+		f->thresh = UINT64_MAX;
+		return 0;
+	}
+	f->thresh = f->chunk >= f->lag ? f->pmax[(f->chunk - f->lag) % nring] :
+	    0;
+	return 1;
+
+changed:
+	merge_fail(m, "the file changed while reading");
+	return -1;
+nomem:
+	merge_fail(m, "out of memory");
+	return -1;
+}
+
+/*
+ * The least held event, when the threshold lets it go: the head of the
+ * stream at the heap's root.
+ */
+static int
+merge_fast_next(struct merge *m, struct merge_fast *f, struct proto_ev *ev)
+{
+	struct merge_stream	*s;
+	struct merge_hkey	*k = f->heap;
+
+	while (f->nheap == 0 || k->time > f->thresh) {
+		if (f->all || merge_fast_chunk(m, f) == -1)
+			return 0;
+		k = f->heap;
+	}
+	s = &f->st[k->st];
+	if (proto_dec_one(m->types, f->buf + (k->off - f->lo),
+	    s->v[s->head].size, s->cap, ev) != PROTO_EVENT) {
+		merge_fail(m, "the file changed while reading");
+		return 0;
+	}
+	ev->off = k->off;
+	if (++s->head < s->n) {
+		merge_fast_key(f, s, k);
+		merge_fast_down(f, 0);
+		return 1;
+	}
+	/* The stream is empty: out of the heap. */
+	s->head = s->n = 0;
+	s->hpos = -1;
+	if (s->size > MERGE_SHRINK) {
+		free(s->v);
+		s->v = NULL;
+		s->size = 0;
+	}
+	if (--f->nheap > 0) {
+		merge_heap_set(f, 0, &f->heap[f->nheap]);
+		merge_fast_down(f, 0);
+	}
+	return 1;
+}
+
+/* Try the single pass: 1 it is set up, 0 it does not apply, -1 error. */
+static int
+merge_fast_open(struct merge *m)
+{
+	struct merge_fast	*f;
+	int			 rc;
+
+	if ((f = calloc(1, sizeof *f)) == NULL)
+		return -1;
+	f->bufsize = MERGE_SCAN + 12 + 65535;
+	if ((f->buf = malloc(f->bufsize)) == NULL) {
+		merge_fast_free(f);
+		return -1;
+	}
+	if ((rc = merge_fast_scan(m, f)) != 1) {
+		merge_fast_free(f);
+		return rc;
+	}
+	/* Room for lag + 1 chunks, and the longest event past them. */
+	free(f->buf);
+	f->bufsize = (size_t)(f->lag + 2) * MERGE_CHUNK + 2 * (12 + 65535);
+	f->buf = malloc(f->bufsize);
+	f->pmax = calloc(f->lag + 1, sizeof *f->pmax);
+	if (f->buf == NULL || f->pmax == NULL) {
+		merge_fast_free(f);
+		return -1;
+	}
+	f->lo = f->hi = f->pos = f->data;
+	f->block_cap = PROTO_NO_CAP;
+	m->fast = f;
+#ifdef MERGE_DEBUG
+	fprintf(stderr, "merge: single pass, lag %u chunks\n", f->lag);
+#endif
+	return 1;
+}
+
 struct merge *
 merge_open(const char *path, char **cause)
 {
@@ -764,8 +1332,22 @@ merge_open(const char *path, char **cause)
 	m->runs = calloc(MERGE_FAN, sizeof *m->runs);
 	m->segs = calloc(MERGE_SEGS, sizeof *m->segs);
 	merge_forget_runs(m);
-	if (m->dec == NULL || m->runs == NULL || m->segs == NULL ||
-	    merge_index(m) == -1)
+	if (m->dec == NULL || m->runs == NULL || m->segs == NULL)
+		goto fail;
+	if (MERGE_HOLD >= MERGE_CHUNK) {
+		switch (merge_fast_open(m)) {
+		case 1:
+			return m;
+		case -1:
+			goto fail;
+		}
+		/* Not for the single pass: start again. */
+		proto_dec_free(m->types);
+		m->types = NULL;
+		proto_dec_reset(m->dec);
+		m->events = 0;
+	}
+	if (merge_index(m) == -1)
 		goto fail;
 	if (m->types == NULL)
 		return m;	/* nothing to merge; merge_error() says why */
@@ -797,6 +1379,7 @@ merge_free(struct merge *m)
 
 	if (m == NULL)
 		return;
+	merge_fast_free(m->fast);
 	merge_heap_free(&m->out);
 	for (i = 0; i < m->nspills; i++)
 		fclose(m->spills[i].f);
@@ -813,7 +1396,10 @@ merge_free(struct merge *m)
 enum proto_res
 merge_next(struct merge *m, struct proto_ev *ev)
 {
-	if (m->out.v == NULL || !merge_heap_pop(m, &m->out, ev))
+	if (m->fast != NULL) {
+		if (!merge_fast_next(m, m->fast, ev))
+			return PROTO_AGAIN;
+	} else if (m->out.v == NULL || !merge_heap_pop(m, &m->out, ev))
 		return PROTO_AGAIN;
 	m->done++;
 	return PROTO_EVENT;
