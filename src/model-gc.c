@@ -48,17 +48,17 @@ static const uint64_t hist_lo[MODEL_NHIST - 1] = {
 static int
 hist_bucket(uint64_t ns)
 {
-	int	lo = 0, hi = MODEL_NHIST - 1, mid;
+	int	e, b;
 
-	/* The number of bounds at or below ns. */
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (hist_lo[mid] <= ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	/* The number of bounds at or below ns: with 2^e <= ns / 1000 <
+	 * 2^(e+1), bounds 0..2e are, 2e+2 is not, 2e+1 may be. */
+	if (ns < 1000)
+		return 0;
+	e = 63 - __builtin_clzll(ns / 1000);
+	if (2 * e + 1 >= MODEL_NHIST - 1)
+		return MODEL_NHIST - 1;
+	b = 2 * e + 1;
+	return ns >= hist_lo[b] ? b + 1 : b;
 }
 
 /* Fine bucket: exact below 16 ns, then 16 per octave. */
@@ -310,6 +310,8 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	r->par_balanced = ev->u.gc_stats.has_balanced ?
 	    ev->u.gc_stats.par_balanced_copied : 0;
 	model_count(m, MODEL_S_COPIED, ev->time, r->copied);
+	if (counted)
+		p->gcbal[r->seq % MODEL_NGCREC] = rec_balance(r);
 	if (!counted || r->seq < p->run_first_seq)
 		return;
 	/* The record was counted without a generation. */
@@ -363,6 +365,7 @@ gc_end(struct model *m, uint64_t t)
 		mmu_forget(p, p->gcseq + 1 - MODEL_NGCREC);
 	r = REC(p, p->open.seq);
 	*r = p->open;
+	p->gcbal[r->seq % MODEL_NGCREC] = rec_balance(r);
 	p->gcseq = r->seq;
 	m->gc.recs = p->gcseq < MODEL_NGCREC ? p->gcseq : MODEL_NGCREC;
 	m->gc.in_gc = 0;
@@ -386,7 +389,7 @@ gc_end(struct model *m, uint64_t t)
 	} else {
 		gen_count(run->count_gen, r->gen, 1);
 		run->copied += r->copied;
-		if ((b = rec_balance(r)) >= 0) {
+		if ((b = p->gcbal[r->seq % MODEL_NGCREC]) >= 0) {
 			p->bal_n++;
 			p->bal_sum += b;
 		}
@@ -551,7 +554,12 @@ model_gc_window(const struct model *m, enum model_win w,
 	lo = model_win_start(m, w);
 	if (w == MODEL_WRUN) {
 		*out = p->run;
-		for (s = p->gcseq; s >= p->run_first_seq && s >= 1; s--) {
+		/* Exact percentiles only while the ring holds the whole run. */
+		if (p->gcseq >= MODEL_NGCREC && (p->run_first_seq > 1 ?
+		    p->run_first_seq : 1) + MODEL_NGCREC <= p->gcseq)
+			all = 0;
+		for (s = p->gcseq; all && s >= p->run_first_seq && s >= 1;
+		    s--) {
 			if (s + MODEL_NGCREC <= p->gcseq) {
 				all = 0;
 				break;
@@ -585,7 +593,7 @@ model_gc_window(const struct model *m, enum model_win w,
 				out->sync_max = r->sync_ns;
 			out->copied += r->copied;
 			out->hist[hist_bucket(pause)]++;
-			if ((b = rec_balance(r)) >= 0) {
+			if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
 				bal_n++;
 				bal_sum += b;
 			}

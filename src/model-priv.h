@@ -191,6 +191,7 @@ struct model_priv {
 
 	/* GC. */
 	struct model_gc_rec *gcrec;	/* [MODEL_NGCREC] ring by seq */
+	double		*gcbal;		/* [MODEL_NGCREC] each one's balance */
 	uint64_t	 gcseq;		/* records made */
 	struct model_gc_rec open;	/* the collection running now */
 	int		 n_in_gc;

@@ -50,6 +50,7 @@ model_init(struct model *m)
 
 	p->slots = xcalloc(MODEL_NSLOTS, sizeof *p->slots);
 	p->gcrec = xcalloc(MODEL_NGCREC, sizeof *p->gcrec);
+	p->gcbal = xcalloc(MODEL_NGCREC, sizeof *p->gcbal);
 	p->fine_hist = xcalloc(FINE_NHIST, sizeof *p->fine_hist);
 	p->scratch = xcalloc(MODEL_NGCREC, sizeof *p->scratch);
 	p->nmrec = xcalloc(MODEL_NNMREC, sizeof *p->nmrec);
@@ -76,6 +77,7 @@ model_fini(struct model *m)
 	}
 	free(p->slots);
 	free(p->gcrec);
+	free(p->gcbal);
 	free(p->fine_hist);
 	free(p->scratch);
 	free(p->nmrec);
