@@ -15,12 +15,19 @@ struct out {
 	size_t	 n, size;
 };
 
-/* Inlined: with PUTL's constant lengths, memcpy becomes a few moves. */
+/*
+ * Inlined: with PUTL's constant lengths, memcpy becomes a few moves (the
+ * length is only cut on the rare path where the room runs out).
+ */
 static inline __attribute__((always_inline)) void
 put(struct out *o, const char *s, size_t len)
 {
-	if (len > o->size - o->n)
-		len = o->size - o->n;
+	if (__builtin_expect(len <= o->size - o->n, 1)) {
+		memcpy(o->p + o->n, s, len);
+		o->n += len;
+		return;
+	}
+	len = o->size - o->n;
 	memcpy(o->p + o->n, s, len);
 	o->n += len;
 }
@@ -40,48 +47,61 @@ static const char pairs[] =
     "50515253545556575859606162636465666768697071727374"
     "75767778798081828384858687888990919293949596979899";
 
-static unsigned
+static const uint64_t pow10[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/* Decimal digits of v >= 10: from its bit length, then one compare. */
+static inline unsigned
 digits(uint64_t v)
 {
-	unsigned	n = 1;
+	unsigned	t = ((64 - (unsigned)__builtin_clzll(v)) * 1233) >> 12;
 
-	for (;;) {
-		if (v < 10)
-			return n;
-		if (v < 100)
-			return n + 1;
-		if (v < 1000)
-			return n + 2;
-		if (v < 10000)
-			return n + 3;
-		v /= 10000;
-		n += 4;
-	}
+	return t + (v >= pow10[t]);
+}
+
+/* Exactly eight digits of v < 10^8, ending at d: four independent pairs. */
+static inline void
+eight(char *d, uint32_t v)
+{
+	uint32_t	a = v / 10000, b = v % 10000;
+
+	memcpy(d - 8, pairs + 2 * (a / 100), 2);
+	memcpy(d - 6, pairs + 2 * (a % 100), 2);
+	memcpy(d - 4, pairs + 2 * (b / 100), 2);
+	memcpy(d - 2, pairs + 2 * (b % 100), 2);
 }
 
 /* v in decimal, written from its last digit back, in place. */
 static void
 dec64(struct out *o, uint64_t v)
 {
-	unsigned	 n = digits(v);
+	unsigned	 n;
 	char		*d;
 	uint32_t	 low;
 
+	if (v < 100 && o->size - o->n >= 2) {
+		if (v < 10)
+			o->p[o->n++] = (char)('0' + v);
+		else {
+			memcpy(o->p + o->n, pairs + 2 * v, 2);
+			o->n += 2;
+		}
+		return;
+	}
+	n = v < 10 ? 1 : digits(v);
 	if (o->size - o->n < n)
 		return;
 	d = o->p + o->n + n;
 	o->n += n;
-	/* Eight digits at a time in 32 bits: cheaper than 64-bit division. */
 	while (v >= 100000000) {
-		low = (uint32_t)(v % 100000000);
+		eight(d, (uint32_t)(v % 100000000));
 		v /= 100000000;
-		memcpy(d - 2, pairs + 2 * (low % 100), 2);
-		low /= 100;
-		memcpy(d - 4, pairs + 2 * (low % 100), 2);
-		low /= 100;
-		memcpy(d - 6, pairs + 2 * (low % 100), 2);
-		low /= 100;
-		memcpy(d - 8, pairs + 2 * low, 2);
 		d -= 8;
 	}
 	low = (uint32_t)v;

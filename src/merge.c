@@ -790,6 +790,7 @@ struct merge_hkey {
 
 #define MERGE_NSTREAMS	65536		/* by a block's u16 cap field */
 #define MERGE_SHRINK	256		/* an empty stream keeps this many */
+#define MERGE_OUT	4096		/* events let out at once */
 
 struct merge_fast {
 	/* The header's framing, copied: size + 2 by tag (0: undeclared,
@@ -819,6 +820,14 @@ struct merge_fast {
 	uint32_t	 nst;
 	struct merge_hkey *heap;	/* streams by head */
 	uint32_t	 nheap;
+
+	/* Events let out, in order, not yet delivered: out[pos..n). */
+	struct merge_out {
+		uint64_t	 off;
+		uint32_t	 size;
+		int32_t		 cap;
+	}		 out[MERGE_OUT];
+	uint32_t	 out_pos, out_n;
 };
 
 static inline uint16_t
@@ -1232,44 +1241,83 @@ nomem:
 }
 
 /*
- * The least held event, when the threshold lets it go: the head of the
- * stream at the heap's root.
+ * Let out the held events up to the threshold, in order, into f->out: the
+ * stream at the heap's root goes on while its head is before the better
+ * of its children's.  How many went.
  */
+static uint32_t
+merge_fast_release(struct merge_fast *f)
+{
+	struct merge_out	*o = f->out;
+	struct merge_stream	*s;
+	struct merge_hkey	*k = &f->heap[0], lim;
+	uint64_t		 thresh = f->thresh;
+	uint32_t		 n = 0, hi = (uint32_t)f->hi;
+
+	while (n < MERGE_OUT && f->nheap > 0 && k->time <= thresh) {
+		s = &f->st[k->st];
+		lim.time = UINT64_MAX;
+		lim.off = UINT64_MAX;
+		if (f->nheap > 1)
+			lim = f->heap[1];
+		if (f->nheap > 2 && merge_hkey_before(&f->heap[2], &lim))
+			lim = f->heap[2];
+		for (;;) {
+			o[n].off = k->off;
+			o[n].size = s->v[s->head].size;
+			o[n].cap = s->cap;
+			n++;
+			if (++s->head == s->n)
+				break;
+			k->time = s->v[s->head].time;
+			k->off = f->hi - (uint32_t)(hi - s->v[s->head].off);
+			if (n == MERGE_OUT || k->time > thresh ||
+			    !merge_hkey_before(k, &lim))
+				break;
+		}
+		if (s->head < s->n) {
+			merge_fast_down(f, 0);
+			continue;
+		}
+		/* The stream is empty: out of the heap. */
+		s->head = s->n = 0;
+		s->hpos = -1;
+		if (s->size > MERGE_SHRINK) {
+			free(s->v);
+			s->v = NULL;
+			s->size = 0;
+		}
+		if (--f->nheap > 0) {
+			merge_heap_set(f, 0, &f->heap[f->nheap]);
+			merge_fast_down(f, 0);
+		}
+	}
+	return n;
+}
+
+/* The next event in order: let out more, filing more chunks as needed. */
 static int
 merge_fast_next(struct merge *m, struct merge_fast *f, struct proto_ev *ev)
 {
-	struct merge_stream	*s;
-	struct merge_hkey	*k = f->heap;
+	const struct merge_out	*o;
 
-	while (f->nheap == 0 || k->time > f->thresh) {
+	while (f->out_pos == f->out_n) {
+		f->out_pos = 0;
+		if ((f->out_n = merge_fast_release(f)) > 0)
+			break;
 		if (f->all || merge_fast_chunk(m, f) == -1)
 			return 0;
-		k = f->heap;
 	}
-	s = &f->st[k->st];
-	if (proto_dec_one(m->types, f->buf + (k->off - f->lo),
-	    s->v[s->head].size, s->cap, ev) != PROTO_EVENT) {
+	o = &f->out[f->out_pos++];
+	if (proto_dec_one(m->types, f->buf + (o->off - f->lo), o->size,
+	    o->cap, ev) != PROTO_EVENT) {
 		merge_fail(m, "the file changed while reading");
+		f->out_pos = f->out_n = 0;
+		f->all = 1;
+		f->nheap = 0;
 		return 0;
 	}
-	ev->off = k->off;
-	if (++s->head < s->n) {
-		merge_fast_key(f, s, k);
-		merge_fast_down(f, 0);
-		return 1;
-	}
-	/* The stream is empty: out of the heap. */
-	s->head = s->n = 0;
-	s->hpos = -1;
-	if (s->size > MERGE_SHRINK) {
-		free(s->v);
-		s->v = NULL;
-		s->size = 0;
-	}
-	if (--f->nheap > 0) {
-		merge_heap_set(f, 0, &f->heap[f->nheap]);
-		merge_fast_down(f, 0);
-	}
+	ev->off = o->off;
 	return 1;
 }
 
