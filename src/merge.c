@@ -1250,11 +1250,12 @@ merge_fast_release(struct merge_fast *f)
 {
 	struct merge_out	*o = f->out;
 	struct merge_stream	*s;
-	struct merge_hkey	*k = &f->heap[0], lim;
+	struct merge_hkey	*k, lim;
 	uint64_t		 thresh = f->thresh;
 	uint32_t		 n = 0, hi = (uint32_t)f->hi;
 
-	while (n < MERGE_OUT && f->nheap > 0 && k->time <= thresh) {
+	while (n < MERGE_OUT && f->nheap > 0 && f->heap[0].time <= thresh) {
+		k = &f->heap[0];
 		s = &f->st[k->st];
 		lim.time = UINT64_MAX;
 		lim.off = UINT64_MAX;
@@ -1390,6 +1391,9 @@ merge_open(const char *path, char **cause)
 			goto fail;
 		}
 		/* Not for the single pass: start again. */
+#ifdef MERGE_DEBUG
+		fprintf(stderr, "merge: two passes\n");
+#endif
 		proto_dec_free(m->types);
 		m->types = NULL;
 		proto_dec_reset(m->dec);

@@ -1,0 +1,33 @@
+# Merge tests: merge_next() delivers the same events in the same order
+# whether the single pass or the two passes run, with chunks and holds of
+# many sizes, under ASan and UBSan (tests/merge/merge.sh).
+MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DMERGE_DEBUG -O1 -g $(MODEL_SAN)
+MERGE_T_PROTO := $(PROTO_SRC:proto/%.c=build/merge/proto/%.o)
+# name: the MERGE_* settings of each build of t_merge.
+MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
+	t_merge-2pass:-DMERGE_HOLD=0 \
+	t_merge-c16:-DMERGE_CHUNK=16,-DMERGE_HOLD=8192 \
+	t_merge-c64:-DMERGE_CHUNK=64,-DMERGE_HOLD=1024 \
+	t_merge-c256:-DMERGE_CHUNK=256,-DMERGE_HOLD=65536 \
+	t_merge-c4k:-DMERGE_CHUNK=4096,-DMERGE_HOLD=32768
+MERGE_T_BINS := $(foreach v,$(MERGE_T_VARIANTS),build/merge/$(firstword $(subst :, ,$(v))))
+
+build/merge/proto/%.o: proto/%.c proto/proto.h
+	@mkdir -p $(@D)
+	$(MERGE_T_CC) -c -o $@ $<
+
+build/merge/mksynth: tests/merge/mksynth.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
+$(MERGE_T_BINS): build/merge/%: tests/merge/t_merge.c src/merge.c src/evtop.h $(MERGE_T_PROTO)
+	$(MERGE_T_CC) $(subst $(COMMA), ,$(lastword $(subst :, ,$(filter $*:%,$(MERGE_T_VARIANTS))))) \
+	    -o $@ tests/merge/t_merge.c src/merge.c $(MERGE_T_PROTO) $(LDLIBS)
+
+COMMA := ,
+
+check-merge: build/merge/mksynth $(MERGE_T_BINS)
+	tests/merge/merge.sh build/merge $(MODEL_FILES)
+
+CHECKS += check-merge
+.PHONY: check-merge
