@@ -508,19 +508,63 @@ rank_index(uint64_t n, unsigned pct)
 	return r == 0 ? 0 : (size_t)(r - 1);
 }
 
-/* The three percentiles of v[0..n), exactly, without sorting it all. */
+/*
+ * The three percentiles of v[0..n), exactly, without sorting it all: the
+ * values are counted by fine bucket (monotonic in the value), which tells
+ * in which bucket each rank falls and its rank there; only those buckets'
+ * values are gathered (into tmp) and selected from.
+ */
 static void
-percentiles(uint64_t *v, size_t n, struct model_gc_win *out)
+percentiles(uint64_t *v, size_t n, uint64_t *tmp, struct model_gc_win *out)
 {
-	size_t	k99 = rank_index(n, 99), k90 = rank_index(n, 90);
-	size_t	k50 = rank_index(n, 50);
+	uint16_t	cnt[FINE_NHIST];
+	size_t		k[3], at[3], len[3], acc = 0, i, j;
+	uint64_t	*res[3] = { &out->p50, &out->p90, &out->p99 };
+	int		bk[3], b;
 
-	select_k(v, n, k99);
-	out->p99 = v[k99];
-	select_k(v, k99 + 1, k90);
-	out->p90 = v[k90];
-	select_k(v, k90 + 1, k50);
-	out->p50 = v[k50];
+	k[0] = rank_index(n, 50);
+	k[1] = rank_index(n, 90);
+	k[2] = rank_index(n, 99);
+	memset(cnt, 0, sizeof cnt);
+	for (i = 0; i < n; i++)
+		cnt[fine_bucket(v[i])]++;
+	/* The bucket of each rank, and that rank within it. */
+	for (b = 0, j = 0; j < 3; b++) {
+		while (j < 3 && acc + cnt[b] > k[j]) {
+			bk[j] = b;
+			k[j] -= acc;
+			j++;
+		}
+		acc += cnt[b];
+	}
+	/* Gather the distinct buckets' values, one after the other. */
+	for (j = 0, i = 0; j < 3; j++) {
+		if (j > 0 && bk[j] == bk[j - 1]) {
+			at[j] = at[j - 1];
+			len[j] = len[j - 1];
+			continue;
+		}
+		at[j] = i;
+		len[j] = cnt[bk[j]];
+		i += len[j];
+	}
+	for (i = 0; i < n; i++) {
+		b = fine_bucket(v[i]);
+		if (b == bk[0])
+			tmp[at[0]++] = v[i];
+		else if (b == bk[1])
+			tmp[at[1]++] = v[i];
+		else if (b == bk[2])
+			tmp[at[2]++] = v[i];
+	}
+	for (j = 0; j < 3; j++) {
+		if (j > 0 && bk[j] == bk[j - 1])
+			at[j] = at[j - 1];
+		else
+			at[j] -= len[j];	/* back to its start */
+		select_k(tmp + at[j], len[j], k[j]);
+		*res[j] = tmp[at[j] + k[j]];
+	}
 }
 
 static uint64_t
@@ -601,7 +645,7 @@ model_gc_window(const struct model *m, enum model_win w,
 	}
 	out->exact = all;
 	if (n > 0 && (all || w != MODEL_WRUN)) {
-		percentiles(p->scratch, (size_t)n, out);
+		percentiles(p->scratch, (size_t)n, p->scratch2, out);
 	} else if (out->count > 0) {
 		out->p50 = hist_rank(p->fine_hist, out->count, 50,
 		    out->pause_max);

@@ -206,6 +206,7 @@ struct model_priv {
 	double		 bal_sum;
 	uint64_t	*fine_hist;	/* [FINE_NHIST], run window */
 	uint64_t	*scratch;	/* [MODEL_NGCREC] for percentiles */
+	uint64_t	*scratch2;	/* [MODEL_NGCREC] */
 	struct mmu	 mmu[MODEL_NMMU];
 	uint64_t	 gc_since;	/* open collection's start for slots */
 

@@ -53,6 +53,7 @@ model_init(struct model *m)
 	p->gcbal = xcalloc(MODEL_NGCREC, sizeof *p->gcbal);
 	p->fine_hist = xcalloc(FINE_NHIST, sizeof *p->fine_hist);
 	p->scratch = xcalloc(MODEL_NGCREC, sizeof *p->scratch);
+	p->scratch2 = xcalloc(MODEL_NGCREC, sizeof *p->scratch2);
 	p->nmrec = xcalloc(MODEL_NNMREC, sizeof *p->nmrec);
 	p->census = xcalloc(MODEL_NCENSUS, sizeof *p->census);
 	p->msg = xcalloc(MODEL_NMSG, sizeof *p->msg);
@@ -80,6 +81,7 @@ model_fini(struct model *m)
 	free(p->gcbal);
 	free(p->fine_hist);
 	free(p->scratch);
+	free(p->scratch2);
 	free(p->nmrec);
 	free(p->census);
 	free(p->msg);
