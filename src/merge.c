@@ -1240,6 +1240,97 @@ nomem:
 	return -1;
 }
 
+/* An empty stream leaves the heap; a long one gives its room back. */
+static void
+merge_fast_empty(struct merge_stream *s)
+{
+	s->head = s->n = 0;
+	s->hpos = -1;
+	if (s->size > MERGE_SHRINK) {
+		free(s->v);
+		s->v = NULL;
+		s->size = 0;
+	}
+}
+
+/*
+ * Two or three streams held, the common case (two capabilities, and the
+ * events without one, which seldom come first): merge the two with the
+ * least heads without a branch on which goes first, until one is empty,
+ * or an event is past the threshold or not before the third's head.
+ * Events let out into f->out.
+ */
+static uint32_t
+merge_fast_two(struct merge_fast *f)
+{
+	struct merge_out	*o = f->out;
+	struct merge_stream	*a, *b, *c = NULL;
+	const struct merge_hent	*va, *vb, *x, *y, *e;
+	struct merge_hkey	 lim;
+	uint64_t		 thresh = f->thresh, lt_time;
+	uint32_t		 ia, ib, na, nb, n = 0, lt, lt_off;
+	uint32_t		 base = (uint32_t)f->lo, hi = (uint32_t)f->hi;
+	int			 bi = 1;
+
+	if (f->nheap == 3 && merge_hkey_before(&f->heap[2], &f->heap[1]))
+		bi = 2;
+	a = &f->st[f->heap[0].st];
+	b = &f->st[f->heap[bi].st];
+	/* The events go while before lim: the threshold, or the third. */
+	lt_time = thresh;
+	lt_off = base - 1;	/* after any held */
+	if (f->nheap == 3) {
+		lim = f->heap[3 - bi];
+		c = &f->st[lim.st];
+		if (lim.time <= thresh) {
+			lt_time = lim.time;
+			lt_off = (uint32_t)lim.off;
+		}
+	}
+	va = a->v;
+	vb = b->v;
+	ia = a->head;
+	ib = b->head;
+	na = a->n;
+	nb = b->n;
+	while (n < MERGE_OUT && ia < na && ib < nb) {
+		x = &va[ia];
+		y = &vb[ib];
+		lt = (x->time < y->time) | ((x->time == y->time) &
+		    ((uint32_t)(x->off - base) < (uint32_t)(y->off - base)));
+		e = lt ? x : y;
+		if (e->time > lt_time || (e->time == lt_time &&
+		    (uint32_t)(e->off - base) >= (uint32_t)(lt_off - base)))
+			break;
+		o[n].off = f->hi - (uint32_t)(hi - e->off);
+		o[n].size = e->size;
+		o[n].cap = lt ? a->cap : b->cap;
+		n++;
+		ia += lt;
+		ib += lt ^ 1;
+	}
+	a->head = ia;
+	b->head = ib;
+	/* The heap again, from what is left. */
+	f->nheap = 0;
+	a->hpos = b->hpos = -1;
+	if (ia < na) {
+		merge_fast_key(f, a, &f->heap[f->nheap]);
+		merge_fast_up(f, f->nheap++);
+	} else
+		merge_fast_empty(a);
+	if (ib < nb) {
+		merge_fast_key(f, b, &f->heap[f->nheap]);
+		merge_fast_up(f, f->nheap++);
+	} else
+		merge_fast_empty(b);
+	if (c != NULL) {
+		f->heap[f->nheap] = lim;
+		merge_fast_up(f, f->nheap++);
+	}
+	return n;
+}
+
 /*
  * Let out the held events up to the threshold, in order, into f->out: the
  * stream at the heap's root goes on while its head is before the better
@@ -1254,6 +1345,8 @@ merge_fast_release(struct merge_fast *f)
 	uint64_t		 thresh = f->thresh;
 	uint32_t		 n = 0, hi = (uint32_t)f->hi;
 
+	if (f->nheap == 2 || f->nheap == 3)
+		n = merge_fast_two(f);
 	while (n < MERGE_OUT && f->nheap > 0 && f->heap[0].time <= thresh) {
 		k = &f->heap[0];
 		s = &f->st[k->st];
@@ -1281,13 +1374,7 @@ merge_fast_release(struct merge_fast *f)
 			continue;
 		}
 		/* The stream is empty: out of the heap. */
-		s->head = s->n = 0;
-		s->hpos = -1;
-		if (s->size > MERGE_SHRINK) {
-			free(s->v);
-			s->v = NULL;
-			s->size = 0;
-		}
+		merge_fast_empty(s);
 		if (--f->nheap > 0) {
 			merge_heap_set(f, 0, &f->heap[f->nheap]);
 			merge_fast_down(f, 0);
