@@ -1,10 +1,15 @@
-# make bench: throughput of the decoder, `evtop show`, and (from the other
-# areas' BENCHES) replay, sources and UI, on a large log made at bench time
-# from a real one.
+# make bench: throughput of the decoder, `evtop show` and `evtop --batch
+# --json` (and, from the other areas' BENCHES, replay, sources and UI), on a
+# large log made at bench time from a real one.  Each prints MB/s, events/s
+# (all events, block markers included, as the decoder counts them) and peak
+# RSS.
 BENCH_MB  ?= 500
 BENCH_SRC ?= $(firstword $(wildcard tests/fixtures/gc.eventlog) $(CORPUS)/parallelTest.eventlog)
 BENCH_LOG := build/bench/big.eventlog
 BENCHES	:=
+# The log's size and events, for the rates.
+BENCH_RATES = -b $$(stat -c %s $(BENCH_LOG)) -e $$(cat $(BENCH_LOG).events)
+BENCH_LABEL = $$(($$(stat -c %s $(BENCH_LOG)) >> 20)) MB
 
 build/bench/%: tests/bench/%.c $(PROTO_OBJ)
 	@mkdir -p $(@D)
@@ -13,11 +18,21 @@ build/bench/%: tests/bench/%.c $(PROTO_OBJ)
 $(BENCH_LOG): build/bench/mklog $(BENCH_SRC)
 	build/bench/mklog $(BENCH_SRC) $@ $(BENCH_MB)
 
+$(BENCH_LOG).events: $(BENCH_LOG) build/bench/bench_decode
+	build/bench/bench_decode -c $(BENCH_LOG) > $@
+
 bench-decode: build/bench/bench_decode $(BENCH_LOG)
+	@uptime
 	build/bench/bench_decode $(BENCH_LOG)
 
-bench-show: evtop build/bench/runrss $(BENCH_LOG)
-	build/bench/runrss "evtop show $$(($$(stat -c %s $(BENCH_LOG)) >> 20)) MB" ./evtop show $(BENCH_LOG)
+bench-show: evtop build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
+	build/bench/runrss "evtop show $(BENCH_LABEL)" $(BENCH_RATES) ./evtop show $(BENCH_LOG)
 
-BENCHES += bench-decode bench-show
-.PHONY: bench-decode bench-show
+# evtop --batch --json, through tests/model's batch_driver (evtop.c does not
+# dispatch --batch yet).
+bench-batch: build/tests/batch_driver build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
+	build/bench/runrss "evtop --batch --json $(BENCH_LABEL)" $(BENCH_RATES) build/tests/batch_driver --json $(BENCH_LOG)
+	@uptime
+
+BENCHES += bench-decode bench-show bench-batch
+.PHONY: bench-decode bench-show bench-batch

@@ -1,12 +1,27 @@
 /*
  * bench_decode.c: decoder throughput on one core: the file is read into
  * memory first, then fed in 64 KiB chunks; events are counted by kind.
+ *
+ *	bench_decode [-c] FILE
+ *
+ * -c: print only the number of events (for the other benchmarks' rates).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "proto.h"
+
+static double
+cpu(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static double
 now(void)
@@ -25,9 +40,16 @@ main(int argc, char **argv)
 	unsigned char		*buf;
 	size_t			 n, used, chunk;
 	uint64_t		 events = 0, kinds[256] = { 0 };
-	double			 t0, t;
+	double			 t0, t, c0, c;
+	struct rusage		 ru;
 	FILE			*f;
+	int			 count = 0;
 
+	if (argc == 3 && strcmp(argv[1], "-c") == 0) {
+		count = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2 || (f = fopen(argv[1], "rb")) == NULL)
 		return 2;
 	fseek(f, 0, SEEK_END);
@@ -37,6 +59,7 @@ main(int argc, char **argv)
 		return 1;
 	fclose(f);
 	d = proto_dec_new(1 << 20);
+	c0 = cpu();
 	t0 = now();
 	for (used = 0; used < n; used += chunk) {
 		chunk = n - used < 65536 ? n - used : 65536;
@@ -47,11 +70,18 @@ main(int argc, char **argv)
 		}
 	}
 	t = now() - t0;
-	printf("decode: %.0f MB in %.3f s: %.0f MB/s, %.1f M events/s "
-	    "(%llu events, %llu GC_START)\n", (double)n / 1e6, t,
-	    (double)n / 1e6 / t, (double)events / 1e6 / t,
-	    (unsigned long long)events,
-	    (unsigned long long)kinds[PROTO_GC_START]);
+	c = cpu() - c0;
+	getrusage(RUSAGE_SELF, &ru);
+	if (count)
+		printf("%llu\n", (unsigned long long)events);
+	else
+		printf("decode: %.0f MB, %llu events (%llu GC_START) in %.3f s "
+		    "(%.3f s CPU): %.0f MB/s, %.1f M events/s; peak RSS %ld MB "
+		    "(the file is held in memory)\n", (double)n / 1e6,
+		    (unsigned long long)events,
+		    (unsigned long long)kinds[PROTO_GC_START], t, c,
+		    (double)n / 1e6 / t, (double)events / 1e6 / t,
+		    ru.ru_maxrss / 1024);
 	proto_dec_free(d);
 	free(buf);
 	return 0;

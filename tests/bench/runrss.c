@@ -1,10 +1,16 @@
 /*
- * runrss.c: run a command, then print its wall time and peak RSS.
+ * runrss.c: run a command, then print its wall and CPU time, throughput
+ * and peak RSS.
  *
- *	runrss LABEL COMMAND [ARG...]   (stdout of COMMAND goes to /dev/null)
+ *	runrss LABEL [-b BYTES] [-e EVENTS] COMMAND [ARG...]
+ *
+ * The command's stdout goes to /dev/null.  With -b and -e, the rates are
+ * BYTES and EVENTS over the wall time (and over the CPU time).
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -15,26 +21,43 @@ main(int argc, char **argv)
 {
 	struct rusage	ru;
 	struct timespec	a, b;
+	double		wall, cpu, bytes = 0, events = 0;
 	pid_t		pid;
-	int		status, fd;
+	int		status, fd, i = 2;
 
-	if (argc < 3)
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (strcmp(argv[i], "-b") == 0)
+			bytes = strtod(argv[i + 1], NULL);
+		else if (strcmp(argv[i], "-e") == 0)
+			events = strtod(argv[i + 1], NULL);
+		else
+			break;
+	}
+	if (argc < 3 || i >= argc)
 		return 2;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	if ((pid = fork()) == 0) {
 		fd = open("/dev/null", O_WRONLY);
 		dup2(fd, 1);
-		execvp(argv[2], argv + 2);
+		execvp(argv[i], argv + i);
 		_exit(127);
 	}
 	if (wait4(pid, &status, 0, &ru) == -1)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%s: %.2f s wall, %.2f s CPU, peak RSS %ld MB, exit %d\n",
-	    argv[1], (double)(b.tv_sec - a.tv_sec) +
-	    (double)(b.tv_nsec - a.tv_nsec) / 1e9,
-	    (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
-	    ru.ru_maxrss / 1024, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	wall = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) /
+	    1e9;
+	cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	printf("%s: %.2f s wall, %.2f s CPU", argv[1], wall, cpu);
+	if (bytes > 0)
+		printf(", %.0f MB/s", bytes / 1e6 / wall);
+	if (events > 0)
+		printf(", %.1f M events/s", events / 1e6 / wall);
+	if ((bytes > 0 || events > 0) && cpu > 0)
+		printf(" (per CPU second: %.0f MB/s, %.1f M events/s)",
+		    bytes / 1e6 / cpu, events / 1e6 / cpu);
+	printf(", peak RSS %ld MB, exit %d\n", ru.ru_maxrss / 1024,
+	    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return 0;
 }
