@@ -59,7 +59,7 @@
 #ifndef MERGE_CHUNK
 #define MERGE_CHUNK	(64 << 10)	/* its unit of file distance */
 #endif
-#define MERGE_SCAN	(1 << 20)	/* bytes read at once by the scan */
+#define MERGE_SCAN	(2 << 20)	/* bytes read at once, at least */
 #define MERGE_KEYS	258		/* caps 0..255, none, the rest */
 #define MERGE_READ	(1 << 16)
 #define MERGE_MAX_EVENT	(12 + 65535)	/* the largest event there is */
@@ -1427,9 +1427,11 @@ merge_fast_open(struct merge *m)
 		merge_fast_free(f);
 		return rc;
 	}
-	/* Room for lag + 1 chunks, and the longest event past them. */
+	/* Room for lag + 1 chunks and the longest event past them, and to
+	 * read MERGE_SCAN more before what is kept moves to the front. */
 	free(f->buf);
-	f->bufsize = (size_t)(f->lag + 2) * MERGE_CHUNK + 2 * (12 + 65535);
+	f->bufsize = (size_t)(f->lag + 2) * MERGE_CHUNK + 2 * (12 + 65535) +
+	    MERGE_SCAN;
 	f->buf = malloc(f->bufsize);
 	f->pmax = calloc(f->lag + 1, sizeof *f->pmax);
 	if (f->buf == NULL || f->pmax == NULL) {
