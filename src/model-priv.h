@@ -140,12 +140,15 @@ struct mmu {
 
 struct rchunk;
 struct rhdr;
+#define RTAIL		8	/* a run's last events, for insertions */
+
 struct rqueue {
 	struct rhdr	*head, *tail;
 	uint64_t	 head_time, head_seq;	/* the head's key, at hand */
 	uint64_t	 n;
 	uint64_t	 tail_time;	/* time of the newest event */
 	int		 stream;	/* the stream it was made for */
+	int		 hpos;		/* place in the heap, or -1 */
 };
 
 struct reorder {
@@ -155,6 +158,10 @@ struct reorder {
 	struct rchunk	*free;
 	struct rchunk	*chunk[RSTREAMS];	/* a stream's chunk */
 	int16_t		 cur[RSTREAMS];	/* a stream's open run, or -1 */
+	/* The open run's last events, in order, ring from tw_at: an event a
+	 * little older than its stream's last goes in among them. */
+	struct rhdr	*tw[RSTREAMS][RTAIL];
+	uint8_t		 tw_at[RSTREAMS], tw_n[RSTREAMS];
 	struct rqueue	 q[RQUEUES];	/* each holds one sorted run */
 	uint16_t	 freeq[RQUEUES];
 	int		 nfreeq;

@@ -5,8 +5,10 @@
  * different capabilities arrive interleaved and late.  Events are copied
  * into 64 KiB chunks from a pool capped by max_bytes, each stream (a
  * capability, or no cap) filling its own chunk.  Each stream appends its
- * events to an open run (a FIFO list) while time does not go back, else it
- * opens another run, so every run is sorted.  A binary heap over the runs'
+ * events to an open run (a FIFO list) while time does not go back; an event
+ * a little older than the last (GHC stamps GC_END so) goes in among the
+ * run's last RTAIL events; an older one opens another run.  Every run is
+ * sorted.  A binary heap over the runs'
  * heads, keyed by (time, arrival number), releases the oldest event once it
  * is `window` older than the newest event seen, or early when the pool or
  * the set of runs is full.  A chunk goes back to the pool when the last
@@ -90,11 +92,17 @@ q_before(const struct reorder *ro, int a, int b)
 	return x->head_seq < y->head_seq;
 }
 
+static inline void
+heap_set(struct reorder *ro, int i, int qi)
+{
+	ro->heap[i] = (uint16_t)qi;
+	ro->q[qi].hpos = i;
+}
+
 static void
 heap_down(struct reorder *ro, int i)
 {
-	uint16_t	tmp;
-	int		c;
+	int	qi = ro->heap[i], c;
 
 	for (;;) {
 		c = 2 * i + 1;
@@ -103,31 +111,34 @@ heap_down(struct reorder *ro, int i)
 		if (c + 1 < ro->nheap && q_before(ro, ro->heap[c + 1],
 		    ro->heap[c]))
 			c++;
-		if (!q_before(ro, ro->heap[c], ro->heap[i]))
+		if (!q_before(ro, ro->heap[c], qi))
 			break;
-		tmp = ro->heap[i];
-		ro->heap[i] = ro->heap[c];
-		ro->heap[c] = tmp;
+		heap_set(ro, i, ro->heap[c]);
 		i = c;
 	}
+	heap_set(ro, i, qi);
+}
+
+static void
+heap_up(struct reorder *ro, int i)
+{
+	int	qi = ro->heap[i], up;
+
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (!q_before(ro, qi, ro->heap[up]))
+			break;
+		heap_set(ro, i, ro->heap[up]);
+		i = up;
+	}
+	heap_set(ro, i, qi);
 }
 
 static void
 heap_push(struct reorder *ro, int qi)
 {
-	uint16_t	tmp;
-	int		i = ro->nheap++, up;
-
-	ro->heap[i] = (uint16_t)qi;
-	while (i > 0) {
-		up = (i - 1) / 2;
-		if (!q_before(ro, ro->heap[i], ro->heap[up]))
-			break;
-		tmp = ro->heap[i];
-		ro->heap[i] = ro->heap[up];
-		ro->heap[up] = tmp;
-		i = up;
-	}
+	ro->heap[ro->nheap] = (uint16_t)qi;
+	heap_up(ro, ro->nheap++);
 }
 
 static void
@@ -148,7 +159,6 @@ release_one(struct model *m)
 	struct rchunk		*c = h->chunk;
 	struct proto_ev		 ev;
 
-	memset(&ev, 0, sizeof ev);
 	ev.time = h->time;
 	ev.off = h->off;
 	ev.tag = h->tag;
@@ -169,9 +179,11 @@ release_one(struct model *m)
 	}
 	else {
 		q->tail = NULL;
-		ro->heap[0] = ro->heap[--ro->nheap];
-		if (ro->nheap > 0)
+		q->hpos = -1;
+		if (--ro->nheap > 0) {
+			heap_set(ro, 0, ro->heap[ro->nheap]);
 			heap_down(ro, 0);
+		}
 		if (ro->cur[q->stream] == qi)
 			ro->cur[q->stream] = -1;
 		ro->freeq[ro->nfreeq++] = (uint16_t)qi;
@@ -236,6 +248,68 @@ chunk_get(struct model *m, int st)
 	return c;
 }
 
+/* Where an event goes in a run: after the i-th of the last events kept
+ * (0 = the oldest kept), or: */
+#define PLACE_TAIL	(-1)	/* after all */
+#define PLACE_HEAD	(-2)	/* before all: the run is all kept */
+#define PLACE_NONE	(-3)	/* before what is kept: another run */
+
+/*
+ * The place of an event at time t, older than the last of the stream's
+ * open run q: after the newest of the last events kept that is not later
+ * (equal times: it came after).  Those kept that were released since (the
+ * oldest) are forgotten first.
+ */
+static int
+tail_place(struct reorder *ro, int st, const struct rqueue *q, uint64_t t)
+{
+	int	n = ro->tw_n[st], i;
+
+	if ((uint64_t)n > q->n) {
+		ro->tw_at[st] = (uint8_t)((ro->tw_at[st] + n - (int)q->n) %
+		    RTAIL);
+		ro->tw_n[st] = (uint8_t)(n = (int)q->n);
+	}
+	for (i = n - 1; i >= 0; i--) {
+		if (ro->tw[st][(ro->tw_at[st] + i) % RTAIL]->time <= t)
+			return i;
+	}
+	return (uint64_t)n == q->n ? PLACE_HEAD : PLACE_NONE;
+}
+
+/*
+ * Keep h among the stream's last events, at index i of those kept (i ==
+ * RTAIL: after them all); the oldest kept leaves when they are RTAIL.
+ */
+static void
+tail_add(struct reorder *ro, int st, int i, struct rhdr *h)
+{
+	struct rhdr	**tw = ro->tw[st];
+	int		  n = ro->tw_n[st], at = ro->tw_at[st], k;
+
+	if (i > n)
+		i = n;
+	if (n == RTAIL && i == n) {
+		/* The common case: the newest; the oldest kept leaves. */
+		tw[at] = h;
+		ro->tw_at[st] = (uint8_t)((at + 1) % RTAIL);
+		return;
+	}
+	if (n == RTAIL) {
+		if (i == 0)
+			return;		/* older than all kept: not kept */
+		/* The oldest leaves; the ones up to i move down. */
+		for (k = 0; k < i - 1; k++)
+			tw[(at + k) % RTAIL] = tw[(at + k + 1) % RTAIL];
+		tw[(at + i - 1) % RTAIL] = h;
+		return;
+	}
+	for (k = n; k > i; k--)
+		tw[(at + k) % RTAIL] = tw[(at + k - 1) % RTAIL];
+	tw[(at + i) % RTAIL] = h;
+	ro->tw_n[st] = (uint8_t)(n + 1);
+}
+
 void
 model_reorder_push(struct model *m, const struct proto_ev *ev)
 {
@@ -244,7 +318,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	struct rchunk	*c;
 	struct rhdr	*h;
 	size_t		 need = RALIGN(sizeof *h + ev->len);
-	int		 qi, st;
+	int		 qi, st, where = PLACE_TAIL;
 
 	if (ev->kind == PROTO_BLOCK_MARKER) {
 		model_apply_one(m, ev);
@@ -277,18 +351,23 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 		}
 	}
 	qi = ro->cur[st];
-	if (qi < 0 || ro->q[qi].tail_time > ev->time) {
-		/* A new run: time went back in this stream. */
+	if (qi >= 0 && ro->q[qi].tail_time > ev->time)
+		where = tail_place(ro, st, &ro->q[qi], ev->time);
+	if (qi < 0 || where == PLACE_NONE) {
+		/* A new run: time went back too far in this stream. */
 		while (ro->nfreeq == 0) {
 			m->totals.forced++;
 			release_one(m);
 		}
 		qi = ro->freeq[--ro->nfreeq];
 		ro->cur[st] = (int16_t)qi;
+		ro->tw_n[st] = 0;
 		q = &ro->q[qi];
 		q->head = q->tail = NULL;
 		q->n = 0;
 		q->stream = st;
+		q->hpos = -1;
+		where = PLACE_TAIL;
 	}
 	q = &ro->q[qi];
 
@@ -310,15 +389,34 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	m->totals.held++;
 	m->totals.held_bytes += need;
 
-	q->tail_time = ev->time;
 	if (q->n++ == 0) {
 		q->head = q->tail = h;
 		q->head_time = h->time;
 		q->head_seq = h->seq;
+		q->tail_time = h->time;
 		heap_push(ro, qi);
-	} else {
+		tail_add(ro, st, RTAIL, h);
+	} else if (where == PLACE_TAIL) {
 		q->tail->next = h;
 		q->tail = h;
+		q->tail_time = h->time;
+		tail_add(ro, st, RTAIL, h);
+	} else if (where == PLACE_HEAD) {
+		/* Older than all the run holds: its new head. */
+		h->next = q->head;
+		q->head = h;
+		q->head_time = h->time;
+		q->head_seq = h->seq;
+		heap_up(ro, q->hpos);
+		tail_add(ro, st, 0, h);
+	} else {
+		/* After the where-th of the last events. */
+		struct rhdr *prev = ro->tw[st][(ro->tw_at[st] + where) %
+		    RTAIL];
+
+		h->next = prev->next;
+		prev->next = h;
+		tail_add(ro, st, where + 1, h);
 	}
 	if (ev->time > ro->newest)
 		ro->newest = ev->time;
