@@ -11,6 +11,9 @@
 #include "model.h"
 
 #define BATCH_DEFAULT_NS	1000000000ULL
+#ifndef BATCH_EVENTS
+#define BATCH_EVENTS		64	/* events taken from the merge at once */
+#endif
 
 /* Print the model once, in the form the options ask for. */
 void
@@ -38,10 +41,12 @@ batch_interval_ns(const struct evtop_opts *o)
 static int
 batch_file(const struct evtop_opts *o)
 {
+	static struct proto_ev evs[BATCH_EVENTS];
+	struct proto_ev	*ev;
 	struct merge	*mg;
 	struct model	*m;
-	struct proto_ev	 ev;
 	const char	*err;
+	size_t		 n, i;
 	char		*cause = NULL;
 	uint64_t	 every = batch_interval_ns(o), next = 0;
 	int		 started = 0;
@@ -56,17 +61,21 @@ batch_file(const struct evtop_opts *o)
 	model_set_reorder(m, 0, 0);	/* merge_next gives time order */
 	if (merge_dec(mg) != NULL)
 		model_header(m, merge_dec(mg));
-	while (merge_next(mg, &ev) == PROTO_EVENT) {
-		if (ev.kind != PROTO_BLOCK_MARKER) {
-			if (!started) {
+	while ((n = merge_next_n(mg, evs, BATCH_EVENTS)) > 0) {
+		for (i = 0; i < n; i++) {
+			ev = &evs[i];
+			if (ev->kind == PROTO_BLOCK_MARKER)
+				;
+			else if (!started) {
 				started = 1;
-				next = ev.time + every;
-			} else if (ev.time >= next) {
+				next = ev->time + every;
+			} else if (ev->time >= next) {
 				batch_emit(m, o, stdout);
-				next += (ev.time - next) / every * every + every;
+				next += (ev->time - next) / every * every +
+				    every;
 			}
+			model_apply(m, ev);
 		}
-		model_apply(m, &ev);
 	}
 	if ((err = merge_error(mg)) != NULL) {
 		fprintf(stderr, "evtop: %s: %s\n", o->target, err);

@@ -79,6 +79,7 @@ struct merge;
 struct merge	*merge_open(const char *, char **);
 void		 merge_free(struct merge *);
 enum proto_res	 merge_next(struct merge *, struct proto_ev *);
+size_t		 merge_next_n(struct merge *, struct proto_ev *, size_t);
 const struct proto_dec *merge_dec(const struct merge *);
 const char	*merge_error(const struct merge *);
 uint64_t	 merge_events(const struct merge *);

@@ -1270,6 +1270,7 @@ merge_fast_two(struct merge_fast *f)
 	uint64_t		 thresh = f->thresh, lt_time;
 	uint32_t		 ia, ib, na, nb, n = 0, lt, lt_off;
 	uint32_t		 base = (uint32_t)f->lo, hi = (uint32_t)f->hi;
+	int32_t			 cap[2];
 	int			 bi = 1;
 
 	if (f->nheap == 3 && merge_hkey_before(&f->heap[2], &f->heap[1]))
@@ -1287,6 +1288,8 @@ merge_fast_two(struct merge_fast *f)
 			lt_off = (uint32_t)lim.off;
 		}
 	}
+	cap[0] = b->cap;
+	cap[1] = a->cap;
 	va = a->v;
 	vb = b->v;
 	ia = a->head;
@@ -1298,13 +1301,15 @@ merge_fast_two(struct merge_fast *f)
 		y = &vb[ib];
 		lt = (x->time < y->time) | ((x->time == y->time) &
 		    ((uint32_t)(x->off - base) < (uint32_t)(y->off - base)));
-		e = lt ? x : y;
+		/* Selected by arithmetic: which goes is not predictable. */
+		e = (const struct merge_hent *)((uintptr_t)y ^
+		    (((uintptr_t)x ^ (uintptr_t)y) & -(uintptr_t)lt));
 		if (e->time > lt_time || (e->time == lt_time &&
 		    (uint32_t)(e->off - base) >= (uint32_t)(lt_off - base)))
 			break;
 		o[n].off = f->hi - (uint32_t)(hi - e->off);
 		o[n].size = e->size;
-		o[n].cap = lt ? a->cap : b->cap;
+		o[n].cap = cap[lt];
 		n++;
 		ia += lt;
 		ib += lt ^ 1;
@@ -1544,6 +1549,43 @@ merge_next(struct merge *m, struct proto_ev *ev)
 		return PROTO_AGAIN;
 	m->done++;
 	return PROTO_EVENT;
+}
+
+/*
+ * Up to n next events into ev[] (fewer at the end of a batch let out, 0 at
+ * the end): for a reader that takes many at once.  All of them stay valid
+ * until the next call.
+ */
+size_t
+merge_next_n(struct merge *m, struct proto_ev *ev, size_t n)
+{
+	struct merge_fast	*f = m->fast;
+	const struct merge_out	*o;
+	size_t			 k = 0;
+
+	if (f == NULL)
+		return n > 0 && merge_next(m, ev) == PROTO_EVENT;
+	while (f->out_pos == f->out_n) {
+		f->out_pos = 0;
+		if ((f->out_n = merge_fast_release(f)) > 0)
+			break;
+		if (f->all || merge_fast_chunk(m, f) == -1)
+			return 0;
+	}
+	for (; k < n && f->out_pos < f->out_n; k++) {
+		o = &f->out[f->out_pos++];
+		if (proto_dec_one(m->types, f->buf + (o->off - f->lo),
+		    o->size, o->cap, &ev[k]) != PROTO_EVENT) {
+			merge_fail(m, "the file changed while reading");
+			f->out_pos = f->out_n = 0;
+			f->all = 1;
+			f->nheap = 0;
+			break;
+		}
+		ev[k].off = o->off;
+	}
+	m->done += k;
+	return k;
 }
 
 /* The header's types, for printing unknown events and the type list. */

@@ -58,7 +58,7 @@ hist_bucket(uint64_t ns)
 	if (2 * e + 1 >= MODEL_NHIST - 1)
 		return MODEL_NHIST - 1;
 	b = 2 * e + 1;
-	return ns >= hist_lo[b] ? b + 1 : b;
+	return b + (ns >= hist_lo[b]);
 }
 
 /* Fine bucket: exact below 16 ns, then 16 per octave. */
