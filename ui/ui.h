@@ -243,6 +243,7 @@ struct pane_ops {
 	const char	*key;		/* the zoom key, "1".."7" */
 	const char	*const *sorts;	/* sort column names, or NULL */
 	int		 select;	/* has a row selection */
+	int		 win;		/* its window at first, -1: none */
 	int		 min;		/* body rows it needs at least */
 	int		 (*want)(struct pane *, const struct model *, int);
 	void		 (*title)(struct pane *, const struct model *, char *,
@@ -260,7 +261,7 @@ struct pane {
 	int		 sort;
 	int		 reverse;
 	int		 self;		/* cost centres: sort by self */
-	int		 cumulative;	/* since start instead of window */
+	int		 win;		/* enum model_win, or -1 */
 	int		 detail;	/* Enter: the selection's detail */
 	int		 sel;		/* selected row */
 	int		 top;		/* first row shown */
@@ -273,6 +274,7 @@ struct pane {
 
 void		 pane_scroll(struct pane *, int, int);
 int		 pane_rows(struct pane *, int, int);
+const char	*pane_win_name(int);
 
 extern const struct pane_ops pane_caps_ops;
 extern const struct pane_ops pane_gc_ops;

@@ -73,6 +73,7 @@ view_new(enum evtop_src_kind kind)
 	for (i = 0; i < VIEW_NPANES; i++) {
 		v->pane[i].ops = view_ops[i];
 		v->pane[i].self = 1;
+		v->pane[i].win = view_ops[i]->win;
 	}
 	v->zoom = -1;
 	v->focus = 0;
@@ -198,6 +199,20 @@ pane_scroll(struct pane *p, int action, int unused)
 		*at = p->nrows - 1;
 	if (p->top < 0)
 		p->top = 0;
+}
+
+/* A window's name as titles show it. */
+const char *
+pane_win_name(int win)
+{
+	switch (win) {
+	case 0:
+		return "1s";
+	case 1:
+		return "10s";
+	default:
+		return "run";
+	}
 }
 
 static void
@@ -444,7 +459,9 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 		pane_scroll(p, a, 0);
 		return UI_NONE;
 	case KEYS_WINDOW:
-		p->cumulative = !p->cumulative;
+		if (p->win < 0)
+			break;
+		p->win = (p->win + 1) % 3;
 		return UI_NONE;
 	default:
 		break;

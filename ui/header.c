@@ -1,0 +1,208 @@
+/*
+ * header.c: the rows at the top of the screen.
+ *
+ *   evtop  ./prog args                       GHC-9.0.2 rts_thr_l  pid 123
+ *   unix /tmp/app.sock connected  12.3M read  45.6k ev/s  rec out.eventlog
+ *   event 12.345s @14:02:03  wall 14:02:04  lag 1.0s  cmd: census (seen)
+ *
+ * A wide terminal gets the same on two rows.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui.h"
+#include "model.h"
+
+#define HEADER_WIDE	160
+
+int
+header_rows(int width)
+{
+	return width >= HEADER_WIDE ? 2 : 3;
+}
+
+static const char *
+header_clock(char *buf, size_t size, uint64_t ns, int tenths)
+{
+	struct tm	tm;
+	time_t		t = (time_t)(ns / 1000000000ULL);
+	size_t		n;
+
+	if (localtime_r(&t, &tm) == NULL) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	n = strftime(buf, size, "%H:%M:%S", &tm);
+	if (tenths && n + 3 < size)
+		snprintf(buf + n, size - n, ".%u",
+		    (unsigned)(ns / 100000000ULL % 10));
+	return buf;
+}
+
+static const char *const header_src[] = {
+	"file", "stdin", "fifo", "unix", "tcp",
+};
+
+/* Row 0: the program. */
+static void
+header_prog(struct lines *l, int y, int x, int w, const struct model *m,
+    int paused)
+{
+	char	 right[200];
+	int	 n, rx, xend = x + w;
+
+	if (paused)
+		xend = lines_put_right(l, y, x + w, LINES_SELECT, " PAUSED ") -
+		    1;
+	right[0] = '\0';
+	n = 0;
+	if (m->prog.rts_id[0] != '\0')
+		n += snprintf(right + n, sizeof right - n, "%s",
+		    m->prog.rts_id);
+	if (m->prog.has_pid)
+		n += snprintf(right + n, sizeof right - n, "%spid %u",
+		    n > 0 ? "  " : "", m->prog.pid);
+	n = lines_put(l, y, x, LINES_BOLD, "evtop ", xend - x);
+	rx = xend - lines_width(right, strlen(right), l->ascii);
+	if (rx < x + n + 12) {
+		/* No room for both: the arguments matter more. */
+		rx = xend;
+	} else
+		lines_put(l, y, rx, LINES_DIM, right, xend - rx);
+	if (m->prog.args[0] != '\0')
+		lines_put_ev(l, y, x + n, LINES_ACCENT, m->prog.args,
+		    strlen(m->prog.args), rx - (x + n) - 1);
+	else
+		lines_put(l, y, x + n, LINES_DIM, "(no program yet)",
+		    rx - (x + n) - 1);
+}
+
+/* Row 1: where the events come from. */
+static int
+header_source(struct lines *l, int y, int x, int w,
+    const struct evtop_status *st)
+{
+	char		 a[FMT_MAX], b[FMT_MAX];
+	const char	*what;
+	int		 attr, n = 0, k = st->kind, end = x + w;
+
+	if (k < 0 || k > EVTOP_SRC_TCP)
+		k = EVTOP_SRC_FILE;
+	n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n, "%s ",
+	    header_src[k]);
+	n += lines_put(l, y, x + n, LINES_ACCENT, st->source != NULL ?
+	    st->source : "?", end - x - n - 10 > 8 ? end - x - n - 10 : 8);
+	switch (st->conn) {
+	case EVTOP_CONN_WAITING:
+		what = "waiting";
+		attr = LINES_WARN;
+		break;
+	case EVTOP_CONN_OPEN:
+		what = k == EVTOP_SRC_FILE ? "replaying" : "connected";
+		attr = LINES_GOOD;
+		break;
+	case EVTOP_CONN_CLOSED:
+		what = "closed";
+		attr = LINES_BAD;
+		break;
+	default:
+		what = "done";
+		attr = LINES_DIM;
+		break;
+	}
+	n += lines_put(l, y, x + n, LINES_NORMAL, " ", end - x - n);
+	n += lines_put(l, y, x + n, attr, what, end - x - n);
+	if (k == EVTOP_SRC_FILE) {
+		if (st->paused)
+			n += lines_put(l, y, x + n, LINES_WARN, " paused",
+			    end - x - n);
+		if (st->speed > 0)
+			n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+			    " %gx", st->speed);
+		else
+			n += lines_put(l, y, x + n, LINES_NORMAL, " max speed",
+			    end - x - n);
+		if (st->file_size > 0)
+			n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+			    " %.0f%%", 100.0 * (double)st->file_pos /
+			    (double)st->file_size);
+	} else {
+		if (st->conn_msg[0] != '\0' && st->conn != EVTOP_CONN_OPEN)
+			n += lines_putf(l, y, x + n, LINES_DIM, end - x - n,
+			    " (%s)", st->conn_msg);
+		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+		    "  %s read  %s ev/s", fmt_bytes(a, st->bytes),
+		    fmt_count(b, st->events_per_s));
+	}
+	if (st->record_path != NULL) {
+		n += lines_put(l, y, x + n, LINES_NORMAL, "  ", end - x - n);
+		n += lines_put(l, y, x + n, LINES_BAD, "rec ", end - x - n);
+		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+		    "%s %s", st->record_path, fmt_bytes(a, st->record_bytes));
+	}
+	return n;
+}
+
+/* Row 2: times, and the last control command. */
+static void
+header_times(struct lines *l, int y, int x, int w, const struct model *m,
+    const struct evtop_status *st)
+{
+	char		 a[FMT_MAX], c1[32], c2[32];
+	uint64_t	 pw;
+	int		 n = 0, end = x + w;
+
+	n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n, "event %s",
+	    fmt_time(a, m->now));
+	if (m->prog.has_wall) {
+		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
+		n += lines_putf(l, y, x + n, LINES_DIM, end - x - n, " @%s",
+		    header_clock(c1, sizeof c1, pw, 1));
+	}
+	if (st->wall_ns != 0)
+		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+		    "  wall %s", header_clock(c2, sizeof c2, st->wall_ns, 0));
+	if (m->prog.has_wall && st->kind != EVTOP_SRC_FILE &&
+	    st->wall_ns != 0 && st->conn == EVTOP_CONN_OPEN) {
+		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
+		if (st->wall_ns > pw)
+			n += lines_putf(l, y, x + n, st->wall_ns - pw >
+			    2000000000ULL ? LINES_WARN : LINES_DIM,
+			    end - x - n, " lag %s", fmt_ns(a, st->wall_ns -
+			    pw));
+	}
+	n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n, "  %s events",
+	    fmt_count(a, (double)m->totals.events));
+	if (st->cmd_msg[0] != '\0') {
+		n += lines_put(l, y, x + n, LINES_NORMAL, "  cmd: ",
+		    end - x - n);
+		n += lines_put(l, y, x + n, LINES_ACCENT, st->cmd_msg,
+		    end - x - n);
+		if (st->cmd_seen)
+			lines_put(l, y, x + n, LINES_GOOD, " (seen)",
+			    end - x - n);
+		else if (st->cmd_pending)
+			lines_put(l, y, x + n, LINES_WARN, " (sent, waiting "
+			    "for its effect)", end - x - n);
+	}
+}
+
+void
+header_render(struct lines *l, const struct model *m,
+    const struct evtop_status *st, int paused)
+{
+	int	w = l->width, n;
+
+	header_prog(l, 0, 0, w, m, paused);
+	if (l->height >= 3) {
+		header_source(l, 1, 0, w, st);
+		header_times(l, 2, 0, w, m, st);
+		return;
+	}
+	/* Wide: source and times share the second row. */
+	n = header_source(l, 1, 0, w / 2, st);
+	if (n < w / 2)
+		n = w / 2;
+	header_times(l, 1, n + 2, w - n - 2, m, st);
+}
