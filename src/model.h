@@ -1,0 +1,550 @@
+/*
+ * model.h: what evtop knows about the monitored program, built from events.
+ *
+ * Units everywhere: times are event time in ns since the monitored RTS
+ * started (the events' own clock; the model never reads a clock), durations
+ * in ns, sizes in bytes unless a field says otherwise.  "now" is the newest
+ * event time the model has applied.
+ *
+ * Windows are in event time and identical for every figure:
+ *   MODEL_W1	from the start of the 100 ms slot 9 slots before now's slot,
+ *		to now: between 0.9 s and 1 s long;
+ *   MODEL_W10	from the start of the second 9 seconds before now's second,
+ *		to now: between 9 s and 10 s long;
+ *   MODEL_WRUN	since the start of the run, or the last model_reset_window().
+ * All windows start no earlier than the run (or the reset); model_win_ns()
+ * says how long a window really is.
+ *
+ * Reading the model: the public structs below are plain data, valid until
+ * the next call that changes the model (apply, flush, header, reset, free).
+ * Pointers returned by the query functions (threads, cost centres, bands,
+ * GC records, messages) are borrowed under the same rule.  Text fields are
+ * NUL-terminated and already sanitized for a terminal (proto_sanitize).
+ *
+ * Bounded: every table has a cap and an eviction rule (below); evictions
+ * are counted in the struct that owns the table and appear in the JSON.
+ */
+#ifndef MODEL_H
+#define MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "proto.h"
+
+enum model_win {
+	MODEL_W1,		/* last second */
+	MODEL_W10,		/* last ten seconds */
+	MODEL_WRUN,		/* whole run, or since model_reset_window() */
+};
+#define MODEL_NWIN	3
+
+#define MODEL_SLOT_NS	100000000ULL	/* history slot: 100 ms */
+#define MODEL_NSLOTS	1200		/* history: 2 minutes of slots */
+
+/* Caps on tables (eviction rules in the structs that own them). */
+#define MODEL_MAX_CAPS	 256		/* caps >= this are counted only */
+#define MODEL_MAX_THREADS 100000
+#define MODEL_MAX_CCS	 65536
+#define MODEL_MAX_STACKS 65536
+#define MODEL_MAX_BANDS	 8192
+#define MODEL_NGCREC	 4096		/* GC records kept */
+#define MODEL_NMSG	 512		/* messages kept */
+#define MODEL_MSG_LEN	 240		/* bytes of text kept per message */
+#define MODEL_LABEL_LEN	 48		/* bytes of a thread label kept */
+#define MODEL_NCENSUS	 64		/* heap-profile censuses kept */
+#define MODEL_NTREND	 16		/* censuses in a band's trend */
+#define MODEL_NGEN	 8		/* generations counted (higher: last) */
+#define MODEL_NHIST	 48		/* pause histogram buckets */
+#define MODEL_NM_SIZES	 32		/* nonmoving size classes (log2) */
+#define MODEL_NNMREC	 256		/* nonmoving cycles kept */
+#define MODEL_NMMU	 3		/* MMU windows: 10 ms, 100 ms, 1 s */
+
+/* Live reordering (model_set_reorder): defaults. */
+#define MODEL_REORDER_NS	2000000000ULL	/* 2 s of event time */
+#define MODEL_REORDER_BYTES	(8u << 20)	/* 8 MiB of copied events */
+
+/* ------------------------------------------------------------------ */
+/* The program. */
+
+struct model_prog {
+	char		 rts_id[128];	/* RTS_IDENTIFIER, "GHC-9.0.2 rts_thr_l" */
+	char		 args[512];	/* PROGRAM_ARGS, space separated */
+	uint32_t	 pid, ppid;	/* valid when has_pid / has_ppid */
+	int		 has_pid, has_ppid;
+	/* WALL_CLOCK_TIME: the wall clock (since the epoch) at event time
+	 * wall_at; wall clock of event time t = wall_ns + (t - wall_at). */
+	int		 has_wall;
+	uint64_t	 wall_ns, wall_at;
+	/* Capabilities. */
+	int		 ncaps;		/* caps seen (highest id + 1), <= MAX_CAPS */
+	uint64_t	 caps_created, caps_deleted, caps_enabled,
+			 caps_disabled;	/* CAP_* events */
+	uint64_t	 caps_over;	/* events on caps >= MODEL_MAX_CAPS */
+	/* HEAP_INFO_GHC (has_heap_info). */
+	int		 has_heap_info;
+	uint16_t	 gens;
+	uint64_t	 max_heap, alloc_area, mblock, block;	/* bytes */
+	/* Time profiling: PROF_BEGIN. */
+	int		 prof;		/* seen */
+	uint64_t	 tick_ns;	/* sampling interval */
+	/* Heap profiling: HEAP_PROF_BEGIN. */
+	int		 heap_prof;	/* seen */
+	uint32_t	 breakdown;	/* 1 cost centre ... 9 era */
+	uint64_t	 hp_interval;	/* sampling period, ns */
+	char		 hp_filters[256]; /* the non-empty filters, "k=v ..." */
+	/* Sessions: a header starts one; the same program goes on when the
+	 * new session has the same pid or no pid at all. */
+	uint64_t	 sessions;
+	uint64_t	 resets;	/* a new program (pid) replaced the old */
+	uint64_t	 start;		/* event time of the run's first event */
+};
+
+/* ------------------------------------------------------------------ */
+/* Capabilities. */
+
+enum model_cap_state {
+	MODEL_CAP_IDLE,		/* no Haskell thread, not in GC */
+	MODEL_CAP_RUN,		/* running a Haskell thread */
+	MODEL_CAP_GC,		/* between its GC_START and GC_END */
+};
+
+struct model_sparks {
+	/* The latest SPARK_COUNTERS (cumulative, as the RTS counts). */
+	int		 has_counters;
+	uint64_t	 crt, dud, ovf, cnv, gcd, fiz, rem;
+	/* Individual spark events seen. */
+	uint64_t	 ev_create, ev_dud, ev_overflow, ev_run, ev_steal,
+			 ev_fizzle, ev_gc;
+};
+
+struct model_cap {
+	int		 id;
+	int		 exists;	/* seen at all */
+	int		 enabled;	/* not disabled by CAP_DISABLE */
+	enum model_cap_state state;
+	uint64_t	 since;		/* time the state began */
+	uint32_t	 thread;	/* running now, valid in MODEL_CAP_RUN */
+	uint64_t	 run_ns, gc_ns;	/* whole run (since reset), closed spans */
+	uint64_t	 events;
+	struct model_sparks sparks;
+};
+
+/* Time shares of a cap, or of all caps summed, over a window. */
+struct model_util {
+	uint64_t	 run_ns, gc_ns, idle_ns;
+	uint64_t	 dur_ns;	/* the window length (times ncaps if summed) */
+	double		 run, gc;	/* shares of dur_ns, 0..1 */
+};
+
+/* ------------------------------------------------------------------ */
+/* Threads.  Table of at most MODEL_MAX_THREADS; a thread finished more than
+ * 10 s ago is folded into the totals and dropped; when the table is full the
+ * least recently seen finished thread is evicted, else the least recently
+ * seen live one (threads.evicted counts both kinds of eviction). */
+
+enum model_tstate {
+	MODEL_T_RUNNABLE,	/* created, woken, yielded: waiting for a cap */
+	MODEL_T_RUNNING,
+	MODEL_T_BLOCKED,	/* why = STOP_THREAD status (proto_stop_status) */
+	MODEL_T_FINISHED,
+};
+#define MODEL_NTSTATES	4
+#define MODEL_NREASONS	21	/* STOP_THREAD statuses 0..20 */
+
+struct model_thread {
+	uint32_t	 id;
+	uint8_t		 state;		/* enum model_tstate */
+	uint8_t		 why;		/* stop status when blocked/finished */
+	int32_t		 cap;		/* last cap it ran or was seen on, -1 */
+	uint64_t	 created;	/* time created or first seen */
+	uint64_t	 last;		/* time last seen */
+	uint64_t	 cpu_ns;	/* time running, closed spans */
+	uint32_t	 runs, migrations, wakeups;
+	char		 label[MODEL_LABEL_LEN];	/* THREAD_LABEL, or "" */
+};
+
+struct model_threads {
+	uint32_t	 live;		/* in the table and not finished */
+	uint32_t	 by_state[MODEL_NTSTATES];	/* threads in the table */
+	uint32_t	 blocked_by[MODEL_NREASONS];	/* live blocked, by why */
+	uint64_t	 created;	/* CREATE_THREAD events */
+	uint64_t	 finished;	/* STOP_THREAD with "finished" */
+	uint64_t	 migrations, wakeups, runs;
+	uint64_t	 cpu_ns;	/* all threads, closed spans */
+	uint64_t	 table;		/* entries in the table now */
+	uint64_t	 evicted;	/* entries evicted by the cap */
+	uint64_t	 dropped;	/* finished entries folded away */
+};
+
+enum model_tsort {
+	MODEL_TSORT_CPU,	/* CPU in the window, most first */
+	MODEL_TSORT_TOTAL,	/* CPU over the run, most first */
+	MODEL_TSORT_ID,
+};
+
+struct model_thread_row {
+	const struct model_thread *t;
+	uint64_t	 cpu_ns;	/* in the window, running span included */
+	double		 share;		/* cpu_ns / window length */
+};
+
+/* ------------------------------------------------------------------ */
+/* GC.  A collection runs from the first cap's GC_START (while no cap is in
+ * GC) to the GC_END that leaves no cap in GC, in merged time order.  Events
+ * without a cap count as one more cap of their own. */
+
+#define MODEL_GEN_UNKNOWN 0xffff
+
+struct model_gc_rec {
+	uint64_t	 start, end;	/* pause = end - start */
+	uint64_t	 sync_ns;	/* REQUEST_*_GC to start; 0 if none */
+	uint64_t	 copied, slop, frag;	/* GC_STATS_GHC, bytes */
+	uint64_t	 par_max_copied, par_tot_copied, par_balanced;
+	uint32_t	 par_threads;
+	uint16_t	 gen;		/* MODEL_GEN_UNKNOWN without stats */
+	uint16_t	 ncaps;		/* caps that took part */
+	uint64_t	 live;		/* HEAP_LIVE after it, 0 if none */
+	uint64_t	 seq;		/* collection number, from 1 */
+};
+
+/* Figures over one window. */
+struct model_gc_win {
+	uint64_t	 count;
+	uint64_t	 count_gen[MODEL_NGEN];	/* last entry: gen >= NGEN-1 */
+	uint64_t	 count_nogen;	/* without GC_STATS_GHC */
+	uint64_t	 pause_total, pause_max;
+	uint64_t	 p50, p90, p99;	/* pause percentiles (nearest rank) */
+	int		 exact;		/* percentiles exact, else from hist */
+	uint64_t	 sync_total, sync_max;
+	uint64_t	 copied;
+	uint64_t	 gc_ns;		/* time with a collection running */
+	uint64_t	 dur_ns;	/* window length */
+	double		 productivity;	/* 1 - gc_ns / dur_ns */
+	double		 balance;	/* mean parallel work balance, -1 none */
+	/* Pause histogram: bucket 0 holds pauses < 1 us, bucket i (i >= 1)
+	 * pauses in [2^((i-1)/2) us, 2^(i/2) us) (half octaves from 1 us);
+	 * the last bucket holds everything above. */
+	uint64_t	 hist[MODEL_NHIST];
+};
+
+struct model_gc {
+	uint64_t	 collections;	/* since the run (or reset) */
+	uint64_t	 requests;	/* REQUEST_SEQ_GC + REQUEST_PAR_GC */
+	uint64_t	 syncs;		/* GC_GLOBAL_SYNC */
+	int		 in_gc;		/* a collection is running now */
+	uint64_t	 open_start;	/* its start */
+	/* Minimum mutator utilisation over the run for windows of 10 ms,
+	 * 100 ms and 1 s: the least mutator share of any window of that
+	 * length; -1 while the run is shorter than the window. */
+	double		 mmu[MODEL_NMMU];
+	uint64_t	 gc_ns;		/* time with a collection running */
+	uint64_t	 recs;		/* records in the ring (<= MODEL_NGCREC) */
+};
+
+extern const uint64_t model_mmu_ns[MODEL_NMMU];
+
+/* ------------------------------------------------------------------ */
+/* Heap. */
+
+struct model_heap {
+	uint64_t	 size, live, blocks;	/* latest HEAP_SIZE, HEAP_LIVE,
+						 * BLOCKS_SIZE */
+	uint64_t	 size_max, live_max;
+	uint64_t	 allocated;	/* HEAP_ALLOCATED summed over capsets:
+					 * bytes allocated since the start */
+	/* MEM_RETURN, in megablocks. */
+	uint64_t	 mr_events;
+	uint32_t	 mr_current, mr_needed, mr_returned;
+	uint64_t	 mr_returned_total;
+};
+
+/* ------------------------------------------------------------------ */
+/* Nonmoving GC. */
+
+struct model_nm_size {
+	uint32_t	 blk_size;	/* bytes per block, 0 = unused class */
+	uint32_t	 active, filled, live;	/* segments, segments, blocks */
+	/* Implied, assuming GHC's 32 KiB segments: blocks that fit in the
+	 * active and filled segments, live share of them, and the rest. */
+	uint64_t	 capacity;	/* blocks */
+	double		 occupancy, frag;	/* 0..1 */
+};
+
+enum model_nm_phase {
+	MODEL_NM_IDLE, MODEL_NM_MARK, MODEL_NM_SYNC, MODEL_NM_SWEEP,
+};
+
+/* One concurrent cycle; a phase's time is 0 until it ended. */
+struct model_nm_rec {
+	uint64_t	 mark_start, mark_ns;
+	uint32_t	 marked;	/* CONC_MARK_END objects */
+	uint64_t	 sync_start, sync_ns;	/* the sync pause */
+	uint64_t	 sweep_start, sweep_ns;
+};
+
+struct model_nonmoving {
+	uint64_t	 censuses;	/* runs of NONMOVING_HEAP_CENSUS */
+	uint64_t	 census_events;
+	uint64_t	 census_time;	/* time of the latest census */
+	/* The latest census, by log2 of the block size. */
+	struct model_nm_size sizes[MODEL_NM_SIZES];
+	uint64_t	 live_bytes;	/* sum of live blocks * size, latest */
+	uint64_t	 seg_bytes;	/* (active + filled) * 32 KiB, latest */
+	enum model_nm_phase phase;
+	uint64_t	 phase_since;
+	uint64_t	 marks, mark_ns, marked;
+	uint64_t	 syncs, sync_ns, sync_max_ns;	/* sync pauses */
+	uint64_t	 sweeps, sweep_ns;
+	uint64_t	 flushes;	/* CONC_UPD_REM_SET_FLUSH */
+	uint64_t	 pruned_events;	/* NONMOVING_PRUNED_SEGMENTS */
+	uint32_t	 pruned_last, free_last;
+	uint64_t	 pruned_total;
+	uint64_t	 recs;		/* cycles in the ring */
+};
+
+/* ------------------------------------------------------------------ */
+/* Time profile (PROF_SAMPLE_COST_CENTRE).  A sample counts once for its
+ * whole stack, once as "self" for the innermost cost centre and once as
+ * "total" for every distinct cost centre in the stack.  Tables: cost
+ * centres (MODEL_MAX_CCS) and stacks (MODEL_MAX_STACKS); when full, the
+ * least recently sampled entry is evicted (counted). */
+
+struct model_cc {
+	uint32_t	 id;
+	const char	*label, *module, *srcloc;	/* "" when not defined */
+	int		 defined;	/* HEAP_PROF_COST_CENTRE seen */
+	int		 caf;
+	uint64_t	 self, total;	/* samples over the run (or reset) */
+};
+
+struct model_cc_row {
+	const struct model_cc *cc;
+	uint64_t	 self, total;	/* samples in the window */
+	double		 self_share, total_share;	/* of the window's samples */
+};
+
+struct model_stack_row {
+	const uint32_t	*ids;		/* innermost first */
+	uint32_t	 depth;
+	uint64_t	 samples;	/* in the window */
+	double		 share;
+};
+
+struct model_prof {
+	uint64_t	 samples;	/* PROF_SAMPLE_COST_CENTRE, run (reset) */
+	uint64_t	 samples_total;	/* never reset */
+	uint64_t	 empty;		/* samples with an empty stack */
+	uint64_t	 ccs, stacks;	/* entries in the tables */
+	uint64_t	 ccs_evicted, stacks_evicted;
+	uint64_t	 cc_defs;	/* HEAP_PROF_COST_CENTRE events */
+};
+
+/* ------------------------------------------------------------------ */
+/* Heap profile (HEAP_PROF_SAMPLE_BEGIN .. END).  Bands are keyed by cost
+ * centre stack (163) or label (164); MODEL_MAX_BANDS, evicting the band
+ * absent from the most censuses when full (counted). */
+
+struct model_band {
+	const char	*name;		/* label, or the stack's labels a/b/c */
+	uint64_t	 bytes;		/* residency in the latest census */
+	uint64_t	 peak;		/* largest residency seen */
+	uint64_t	 last_census;	/* number of the last census it was in */
+};
+
+struct model_band_row {
+	const struct model_band *band;
+	uint64_t	 bytes;		/* latest census */
+	double		 share;		/* of the census total */
+	int64_t		 delta;		/* bytes since the previous census */
+	/* Residency in the last MODEL_NTREND censuses, oldest first, 0 where
+	 * the band was absent; ntrend of them are valid. */
+	uint64_t	 trend[MODEL_NTREND];
+	int		 ntrend;
+};
+
+struct model_census {
+	uint64_t	 start, end;	/* event times; end 0 while open */
+	uint64_t	 era;
+	uint64_t	 total;		/* residency summed over samples */
+	uint32_t	 samples;
+};
+
+struct model_hprof {
+	uint64_t	 censuses;	/* HEAP_PROF_SAMPLE_BEGIN events */
+	int		 in_census;
+	uint64_t	 last_time;	/* start of the latest census */
+	uint64_t	 samples;	/* 163/164 events */
+	uint64_t	 bands, bands_evicted;
+	uint64_t	 recs;		/* censuses in the ring */
+};
+
+/* ------------------------------------------------------------------ */
+/* Messages: USER_MSG, USER_MARKER, LOG_MSG, USER_BINARY_MSG. */
+
+enum model_msg_kind {
+	MODEL_MSG_USER, MODEL_MSG_MARKER, MODEL_MSG_LOG, MODEL_MSG_BINARY,
+};
+
+struct model_msg {
+	uint64_t	 time;
+	int32_t		 cap;		/* -1 without a cap */
+	uint8_t		 kind;		/* enum model_msg_kind */
+	char		 text[MODEL_MSG_LEN];	/* sanitized, maybe cut */
+};
+
+struct model_msgs {
+	uint64_t	 user, markers, log, binary;
+	uint64_t	 kept;		/* in the ring (<= MODEL_NMSG) */
+};
+
+/* ------------------------------------------------------------------ */
+/* Totals over the stream (kept across a reset by a new program). */
+
+struct model_totals {
+	uint64_t	 events;	/* block markers excluded */
+	uint64_t	 bytes;		/* of those events */
+	uint64_t	 blocks;	/* BLOCK_MARKER events */
+	uint64_t	 unknown;	/* events with no parser (KIND_UNKNOWN) */
+	uint64_t	 unknown_tags;	/* distinct such tags */
+	uint64_t	 errors;	/* model_error() calls */
+	char		 last_error[256];
+	uint64_t	 late;		/* applied after a later event had been */
+	uint64_t	 headers;	/* model_header() calls */
+	/* Reordering. */
+	uint64_t	 held, held_bytes;	/* in the buffer now */
+	uint64_t	 forced;	/* released early: buffer full */
+	uint64_t	 oversize;	/* too big to hold: applied at once */
+};
+
+/* ------------------------------------------------------------------ */
+/* Per-slot series, for rates and sparklines. */
+
+enum model_series {
+	/* Counters: summed per slot. */
+	MODEL_S_EVENTS,
+	MODEL_S_BYTES,		/* event bytes */
+	MODEL_S_ALLOC,		/* bytes allocated */
+	MODEL_S_GCS,		/* collections ended */
+	MODEL_S_GC_NS,		/* time with a collection running */
+	MODEL_S_RUN_NS,		/* caps running Haskell, summed over caps */
+	MODEL_S_THREADS_CREATED,
+	MODEL_S_THREADS_FINISHED,
+	MODEL_S_SPARKS_CREATED,	/* from SPARK_COUNTERS deltas where a cap */
+	MODEL_S_SPARKS_CONVERTED, /* posts them, else from spark events */
+	MODEL_S_SPARKS_FIZZLED,
+	MODEL_S_SPARKS_GCD,
+	MODEL_S_SPARKS_DUD,
+	MODEL_S_SPARKS_OVERFLOWED,
+	MODEL_S_PROF_SAMPLES,
+	MODEL_S_MESSAGES,
+	MODEL_S_COPIED,		/* bytes copied by GC */
+	/* Gauges: the last value in the slot (carried forward). */
+	MODEL_S_HEAP_SIZE,
+	MODEL_S_HEAP_LIVE,
+	MODEL_S_BLOCKS_SIZE,
+	MODEL_S_THREADS_LIVE,
+	MODEL_NSERIES
+};
+#define MODEL_S_FIRST_GAUGE MODEL_S_HEAP_SIZE
+
+/* ------------------------------------------------------------------ */
+
+struct model_priv;
+
+struct model {
+	uint64_t	 now;		/* newest event time applied */
+	uint64_t	 reset_at;	/* start of MODEL_WRUN */
+	struct model_prog prog;
+	struct model_cap *caps[MODEL_MAX_CAPS];	/* NULL until seen */
+	struct model_threads threads;
+	struct model_gc	 gc;
+	struct model_heap heap;
+	struct model_nonmoving nm;
+	struct model_prof prof;
+	struct model_hprof hprof;
+	struct model_msgs msgs;
+	struct model_totals totals;
+	uint64_t	*tag_count;	/* [PROTO_NTAGS] events per tag */
+	struct model_priv *p;		/* private */
+};
+
+/*
+ * model.c
+ * model_set_reorder(m, window_ns, max_bytes): events given to model_apply()
+ *	in arrival order are held back and released in time order (ties in
+ *	arrival order) once they are window_ns older than the newest event
+ *	seen, or when max_bytes of copies are held.  window_ns 0: the input is
+ *	already in time order (a file through merge_next), apply at once.
+ *	Default: MODEL_REORDER_NS, MODEL_REORDER_BYTES.
+ * model_header(): on PROTO_HEADER; releases what is held back.
+ * model_flush(): the source ended (or has been quiet): release everything.
+ * model_error(): a decode error, counted and kept in totals.last_error.
+ * model_reset_window(): MODEL_WRUN figures start again now (the `z` key).
+ * model_sum/rate(): a counter series summed over a window, or per second.
+ * model_history(): the last n slots of a series, oldest first, into out[];
+ *	returns how many were written (counters per slot, gauges as values).
+ * model_tag_name(): GHC's name of a tag, or "UNKNOWN_<tag>" in buf.
+ * The *_recent(m, i) accessors return the i-th newest record (0 = newest),
+ * or NULL past the end of their ring.
+ */
+struct model	*model_new(void);
+void		 model_free(struct model *);
+void		 model_set_reorder(struct model *, uint64_t, size_t);
+void		 model_header(struct model *, const struct proto_dec *);
+void		 model_apply(struct model *, const struct proto_ev *);
+void		 model_flush(struct model *);
+void		 model_error(struct model *, const char *);
+void		 model_reset_window(struct model *);
+uint64_t	 model_win_ns(const struct model *, enum model_win);
+uint64_t	 model_win_start(const struct model *, enum model_win);
+uint64_t	 model_sum(const struct model *, enum model_series,
+		     enum model_win);
+double		 model_rate(const struct model *, enum model_series,
+		     enum model_win);
+int		 model_history(const struct model *, enum model_series,
+		     double *, int);
+const char	*model_tag_name(uint16_t, char *, size_t);
+
+/* model-caps.c */
+void		 model_cap_util(const struct model *, const struct model_cap *,
+		     enum model_win, struct model_util *);
+void		 model_caps_util(const struct model *, enum model_win,
+		     struct model_util *);
+int		 model_cap_history(const struct model *,
+		     const struct model_cap *, double *, int);
+uint64_t	 model_cap_sparks(const struct model *,
+		     const struct model_cap *, enum model_series,
+		     enum model_win);
+
+/* model-threads.c */
+const struct model_thread *model_thread_find(const struct model *, uint32_t);
+int		 model_threads_sorted(const struct model *, enum model_win,
+		     enum model_tsort, struct model_thread_row *, int);
+
+/* model-gc.c */
+void		 model_gc_window(const struct model *, enum model_win,
+		     struct model_gc_win *);
+const struct model_gc_rec *model_gc_recent(const struct model *, int);
+const struct model_nm_rec *model_nm_recent(const struct model *, int);
+
+/* model-prof.c */
+const struct model_cc *model_cc_find(const struct model *, uint32_t);
+int		 model_top_ccs(const struct model *, enum model_win, int,
+		     struct model_cc_row *, int);
+int		 model_top_stacks(const struct model *, enum model_win,
+		     struct model_stack_row *, int);
+uint64_t	 model_prof_samples(const struct model *, enum model_win);
+int		 model_top_bands(const struct model *, struct model_band_row *,
+		     int);
+const struct model_census *model_census_recent(const struct model *, int);
+
+/* model-msgs.c */
+const struct model_msg *model_msg_recent(const struct model *, int);
+
+/* model-out.c */
+void		 model_json(const struct model *, FILE *);
+void		 model_text(const struct model *, FILE *);
+
+#endif
