@@ -265,7 +265,9 @@ fmt_spark(struct lines *l, int y, int x, int w, const double *v, int n,
 		f = v[i] / max;
 		if (f > 1)
 			f = 1;
-		lvl = (int)lround(f * 7);
+		lvl = (int)ceil(f * 8) - 1;
+		if (lvl < 0)
+			lvl = 0;
 		lines_putc(l, y, x + w - (n - i), attr,
 		    l->ascii ? (uint32_t)asc[lvl] : uni[lvl]);
 	}

@@ -72,8 +72,7 @@ static const struct keys_info keys_infos[] = {
 	    KEYS_ANY, 0 },
 	{ KEYS_QUIT, "General", "q F10", "quit", "Quit", "F10",
 	    KEYS_ANY, 0 },
-	{ KEYS_PAUSE, "General", "Space p", "pause the display (reading "
-	    "goes on)", "Pause", "Spc", KEYS_ANY, 0 },
+	{ KEYS_PAUSE, "General", "Space p", "pause display, keep reading", "Pause", "Spc", KEYS_ANY, 0 },
 	{ KEYS_RESET, "General", "z", "reset the window counters", "Reset",
 	    "z", KEYS_ANY, 0 },
 	{ KEYS_REDRAW, "General", "^L", "redraw the screen", NULL, NULL,
@@ -102,8 +101,7 @@ static const struct keys_info keys_infos[] = {
 
 	{ KEYS_FILTER, "Focused pane", "/ F3 F4", "filter rows by text",
 	    "Filter", "/", KEYS_ANY, 0 },
-	{ KEYS_SORT_PREV, "Focused pane", "< >  F6", "sort by the previous "
-	    "/ next column", "Sort", "<>", KEYS_ANY, 0 },
+	{ KEYS_SORT_PREV, "Focused pane", "< >  F6", "previous / next sort column", "Sort", "<>", KEYS_ANY, 0 },
 	{ KEYS_SORT_NEXT, "Focused pane", NULL, NULL, NULL, NULL, KEYS_ANY,
 	    0 },
 	{ KEYS_SORT_REVERSE, "Focused pane", "r", "reverse the order", NULL,
@@ -117,11 +115,10 @@ static const struct keys_info keys_infos[] = {
 	{ KEYS_HOME, "Focused pane", "Home End", "first / last row", NULL,
 	    NULL, KEYS_ANY, 0 },
 	{ KEYS_END, "Focused pane", NULL, NULL, NULL, NULL, KEYS_ANY, 0 },
-	{ KEYS_ENTER, "Focused pane", "Enter", "details: a stack's callers, "
-	    "a thread", NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_ENTER, "Focused pane", "Enter", "details (callers, thread)", NULL, NULL, KEYS_ANY, 0 },
 	{ KEYS_SELF_TOTAL, "Focused pane", "s", "cost centres: self or "
 	    "total", NULL, NULL, KEYS_ANY, 0 },
-	{ KEYS_WINDOW, "Focused pane", "w", "window or since the start",
+	{ KEYS_WINDOW, "Focused pane", "w", "window: 1s, 10s, whole run",
 	    NULL, NULL, KEYS_ANY, 0 },
 
 	{ KEYS_FASTER, "Replay", "+ = -", "replay faster / slower",
@@ -230,7 +227,7 @@ keys_help_render(struct lines *l, int y0, int scroll)
 {
 	const struct keys_info	*ki;
 	const char		*group = NULL;
-	int			 rows = 0, ncol, colw, percol, r, c, keyw = 11;
+	int			 rows = 0, ncol, colw, percol, r, c, keyw = 9;
 	size_t			 i;
 	struct {
 		const char	*group;
@@ -253,7 +250,7 @@ keys_help_render(struct lines *l, int y0, int scroll)
 		row[rows].group = NULL;
 		row[rows++].ki = ki;
 	}
-	ncol = l->width >= 2 * 46 ? 2 : 1;
+	ncol = l->width >= 76 ? 2 : 1;
 	percol = (rows + ncol - 1) / ncol;
 	if (ncol == 2) {
 		/* Start the second column at a group heading. */

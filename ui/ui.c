@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -35,6 +36,7 @@ struct ui {
 	int		 color;
 	int		 advised;	/* read the tty since the last UI_NONE */
 	int		 pending;	/* termkey holds a partial key */
+	uint64_t	 pending_at;	/* since when, monotonic ms */
 	int		 suspended;
 	attr_t		 attr[LINES_NATTR];
 	short		 pair[LINES_NATTR];
@@ -260,10 +262,28 @@ ui_fd(const struct ui *ui)
 	return ui->in_fd;
 }
 
+static uint64_t
+ui_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Until a partial key (a lone Escape) must be taken as it is. */
 int
 ui_timeout_ms(const struct ui *ui)
 {
-	return ui->pending ? termkey_get_waittime(ui->tk) : -1;
+	uint64_t	now, wait;
+
+	if (!ui->pending)
+		return -1;
+	now = ui_ms();
+	wait = (uint64_t)termkey_get_waittime(ui->tk);
+	if (now - ui->pending_at >= wait)
+		return 0;
+	return (int)(ui->pending_at + wait - now);
 }
 
 /* A termkey key as the binding table knows keys. */
@@ -333,10 +353,12 @@ ui_input(struct ui *ui, int readable, struct evtop_cmd *cmd)
 		(void)termkey_advisereadable(ui->tk);
 	}
 	for (;;) {
-		if (readable || !ui->pending)
-			res = termkey_getkey(ui->tk, &tkk);
-		else
+		/* Force a partial key only once its time is up: poll may
+		 * have returned early for the source. */
+		if (!readable && ui->pending && ui_timeout_ms(ui) == 0)
 			res = termkey_getkey_force(ui->tk, &tkk);
+		else
+			res = termkey_getkey(ui->tk, &tkk);
 		switch (res) {
 		case TERMKEY_RES_KEY:
 			ui->pending = 0;
@@ -347,6 +369,8 @@ ui_input(struct ui *ui, int readable, struct evtop_cmd *cmd)
 				return a;
 			continue;
 		case TERMKEY_RES_AGAIN:
+			if (!ui->pending)
+				ui->pending_at = ui_ms();
 			ui->pending = 1;
 			break;
 		case TERMKEY_RES_EOF:

@@ -1,0 +1,34 @@
+# The terminal UI: unit tests (panes rendered into lines, no terminal),
+# tmux end-to-end tests, the frame benchmark and the screenshots.
+UI_CORE_OBJ := $(filter-out build/ui/ui.o,$(UI_OBJ))
+UI_TEST_LINES_OBJ := build/ui/lines.o build/ui/fmt.o build/ui/keys.o \
+	build/ui/layout.o $(PROTO_OBJ)
+
+build/tests/ui/test-lines: tests/ui/test-lines.c $(UI_TEST_LINES_OBJ) ui/ui.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+build/tests/ui/test-panes: tests/ui/test-panes.c tests/ui/uitest.h $(UI_CORE_OBJ) $(CORE_OBJ) ui/ui.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+build/tests/ui/bench-ui: tests/ui/bench-ui.c $(UI_CORE_OBJ) $(CORE_OBJ) ui/ui.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+check-ui: build/tests/ui/test-lines build/tests/ui/test-panes
+	build/tests/ui/test-lines | tail -1
+	build/tests/ui/test-panes tests/fixtures | tail -1
+
+check-e2e-ui: evtop
+	tests/e2e-ui/run.sh
+
+bench-ui: build/tests/ui/bench-ui
+	build/tests/ui/bench-ui
+
+screenshots: evtop
+	tests/ui/screenshots.sh
+
+CHECKS	+= check-ui check-e2e-ui
+BENCHES	+= bench-ui
+.PHONY: check-ui check-e2e-ui bench-ui screenshots
