@@ -89,6 +89,15 @@ fmt_ns(char *buf, uint64_t ns)
 
 	if (ns < 1000)
 		snprintf(buf, FMT_MAX, "%lluns", (unsigned long long)ns);
+	else if (ns < 1000000 && ns % 1000 == 0)
+		snprintf(buf, FMT_MAX, "%lluus", (unsigned long long)ns / 1000);
+	else if (ns >= 1000000 && ns < 1000000000 && ns % 1000000 == 0)
+		snprintf(buf, FMT_MAX, "%llums",
+		    (unsigned long long)ns / 1000000);
+	else if (ns >= 1000000000 && ns < 60000000000ULL &&
+	    ns % 1000000000 == 0)
+		snprintf(buf, FMT_MAX, "%llus",
+		    (unsigned long long)ns / 1000000000);
 	else if (ns < 9995)
 		snprintf(buf, FMT_MAX, "%.1fus", d / 1e3);
 	else if (ns < 999500)

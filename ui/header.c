@@ -3,7 +3,10 @@
  *
  *   evtop  ./prog args                       GHC-9.0.2 rts_thr_l  pid 123
  *   unix /tmp/app.sock connected  12.3M read  45.6k ev/s  rec out.eventlog
- *   event 12.345s @14:02:03  wall 14:02:04  lag 1.0s  cmd: census (seen)
+ *   event 12.345s @14:02:03.4  wall 14:02:04  lag 1.0s  cmd: census (seen)
+ *
+ * (a file says how far its replay is and how many events it has had,
+ * instead of the bytes read and the rate).
  *
  * A wide terminal gets the same on two rows.
  */
@@ -80,7 +83,7 @@ header_prog(struct lines *l, int y, int x, int w, const struct model *m,
 
 /* Row 1: where the events come from. */
 static int
-header_source(struct lines *l, int y, int x, int w,
+header_source(struct lines *l, int y, int x, int w, const struct model *m,
     const struct evtop_status *st)
 {
 	char		 a[FMT_MAX], b[FMT_MAX];
@@ -127,6 +130,8 @@ header_source(struct lines *l, int y, int x, int w,
 			n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
 			    " %.0f%%", 100.0 * (double)st->file_pos /
 			    (double)st->file_size);
+		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+		    "  %s events", fmt_count(a, (double)m->totals.events));
 	} else {
 		if (st->conn_msg[0] != '\0' && st->conn != EVTOP_CONN_OPEN)
 			n += lines_putf(l, y, x + n, LINES_DIM, end - x - n,
@@ -172,8 +177,6 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 			    end - x - n, " lag %s", fmt_ns(a, st->wall_ns -
 			    pw));
 	}
-	n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n, "  %s events",
-	    fmt_count(a, (double)m->totals.events));
 	if (st->cmd_msg[0] != '\0') {
 		n += lines_put(l, y, x + n, LINES_NORMAL, "  cmd: ",
 		    end - x - n);
@@ -183,8 +186,8 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 			lines_put(l, y, x + n, LINES_GOOD, " (seen)",
 			    end - x - n);
 		else if (st->cmd_pending)
-			lines_put(l, y, x + n, LINES_WARN, " (sent, waiting "
-			    "for its effect)", end - x - n);
+			lines_put(l, y, x + n, LINES_WARN, " (waiting)",
+			    end - x - n);
 	}
 }
 
@@ -196,12 +199,12 @@ header_render(struct lines *l, const struct model *m,
 
 	header_prog(l, 0, 0, w, m, paused);
 	if (l->height >= 3) {
-		header_source(l, 1, 0, w, st);
+		header_source(l, 1, 0, w, m, st);
 		header_times(l, 2, 0, w, m, st);
 		return;
 	}
 	/* Wide: source and times share the second row. */
-	n = header_source(l, 1, 0, w / 2, st);
+	n = header_source(l, 1, 0, w / 2, m, st);
 	if (n < w / 2)
 		n = w / 2;
 	header_times(l, 1, n + 2, w - n - 2, m, st);

@@ -201,7 +201,7 @@ pane_ccs_render(struct pane *p, const struct model *m, struct lines *l)
 		want = 1;
 	if (pane_ccs_grow(pc, want) < 0)
 		return;
-	n = model_top_ccs(m, win, by_self, pc->rows, want);
+	n = model_top_ccs(m, win, !by_self, pc->rows, want);
 	if (p->filter[0] != '\0') {
 		for (i = k = 0; i < n; i++)
 			if (pane_ccs_matches(pc->rows[i].cc, p->filter))

@@ -60,7 +60,7 @@ pane_gc_title(struct pane *p, const struct model *m, char *buf, size_t size)
 
 static void
 pane_gc_summary(struct pane *p, const struct model *m, struct lines *l,
-    const struct model_gc_win *g, int *y)
+    const struct model_gc_win *g, const struct model_gc_win *run, int *y)
 {
 	char	a[FMT_MAX], b[FMT_MAX], c[FMT_MAX], d[FMT_MAX], e[FMT_MAX];
 	char	buf[256];
@@ -92,18 +92,18 @@ pane_gc_summary(struct pane *p, const struct model *m, struct lines *l,
 		lines_put(l, *y, x + 2, LINES_GC, "collecting now",
 		    l->width - x - 2);
 	(*y)++;
-	/* Utilisation. */
+	/* Utilisation; minimum mutator utilisation is over the run. */
 	x = 1 + lines_putf(l, *y, 1, LINES_NORMAL, l->width - 1,
 	    "productivity %s  MMU", fmt_pct(a, g->productivity));
 	for (i = 0; i < MODEL_NMMU; i++) {
-		if (m->gc.mmu[i] < 0)
+		if (run->mmu[i] < 0)
 			x += lines_putf(l, *y, x, LINES_DIM, l->width - x,
 			    " %s -", fmt_ns(a, model_mmu_ns[i]));
 		else
-			x += lines_putf(l, *y, x, m->gc.mmu[i] < 0.5 ?
+			x += lines_putf(l, *y, x, run->mmu[i] < 0.5 ?
 			    LINES_WARN : LINES_NORMAL, l->width - x, " %s %s",
 			    fmt_ns(a, model_mmu_ns[i]),
-			    fmt_pct(b, m->gc.mmu[i]));
+			    fmt_pct(b, run->mmu[i]));
 	}
 	lines_putf(l, *y, x, LINES_NORMAL, l->width - x, "  copied %s",
 	    fmt_bytes(a, g->copied));
@@ -182,7 +182,7 @@ pane_gc_hist_block(struct lines *l, int y, int rows,
 static void
 pane_gc_render(struct pane *p, const struct model *m, struct lines *l)
 {
-	struct model_gc_win	 g;
+	struct model_gc_win	 g, run;
 	const struct model_gc_rec *r;
 	char			 a[FMT_MAX], b[FMT_MAX], c[FMT_MAX],
 				 d[FMT_MAX], e[FMT_MAX], gen[8], bal[16];
@@ -195,7 +195,11 @@ pane_gc_render(struct pane *p, const struct model *m, struct lines *l)
 		return;
 	}
 	model_gc_window(m, (enum model_win)p->win, &g);
-	pane_gc_summary(p, m, l, &g, &y);
+	if (p->win == MODEL_WRUN)
+		run = g;
+	else
+		model_gc_window(m, MODEL_WRUN, &run);
+	pane_gc_summary(p, m, l, &g, &run, &y);
 	if (y >= l->height)
 		return;
 	/* A tall pane gets the histogram as bars. */

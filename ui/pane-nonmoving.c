@@ -21,12 +21,7 @@ pane_nm_active(const struct model *m)
 static int
 pane_nm_classes(const struct model *m)
 {
-	int	i, n = 0;
-
-	for (i = 0; i < MODEL_NM_SIZES; i++)
-		if (m->nm.sizes[i].blk_size != 0)
-			n++;
-	return n;
+	return m->nm.nsizes < MODEL_NM_SIZES ? m->nm.nsizes : MODEL_NM_SIZES;
 }
 
 static int
@@ -100,7 +95,7 @@ pane_nm_render(struct pane *p, const struct model *m, struct lines *l)
 		x += lines_put(l, y, x, LINES_DIM, "no census yet  ",
 		    l->width - x);
 	lines_putf(l, y, x, LINES_DIM, l->width - x,
-	    "pruned %llu segments  %llu flushes",
+	    "pruned %llu  flushes %llu",
 	    (unsigned long long)nm->pruned_total,
 	    (unsigned long long)nm->flushes);
 	if (++y >= l->height)
@@ -109,21 +104,22 @@ pane_nm_render(struct pane *p, const struct model *m, struct lines *l)
 	n = pane_nm_classes(m);
 	rows = n + (nm->recs > 0 ? 1 + (int)nm->recs : 0);
 	if (n > 0) {
-		bw = (l->width - 46) / 2;
+		/* 41 columns of figures, 7 + 5 of percentages, 2 gaps. */
+		bw = (l->width - 55) / 2;
 		if (bw > 30)
 			bw = 30;
 		lines_fill(l, y, 0, l->width, LINES_HEAD, ' ');
 		lines_putf(l, y, 0, LINES_HEAD, l->width,
-		    "%7s %7s %7s %15s  %-*s  %s", "block", "active", "filled",
-		    "live/capacity", bw > 0 ? bw + 5 : 4, "occupancy",
-		    "fragmentation");
+		    "%7s %7s %7s %15s  %-*s %s", "block", "active", "filled",
+		    "live/capacity", bw > 0 ? bw + 8 : 7, "occupancy",
+		    bw > 4 ? "fragmentation" : "frag");
 		y++;
 	}
 	top = pane_rows(p, rows, l->height - y);
 	k = 0;
-	for (i = 0; i < MODEL_NM_SIZES && y < l->height; i++) {
+	for (i = 0; i < n && y < l->height; i++) {
 		s = &nm->sizes[i];
-		if (s->blk_size == 0 || k++ < top)
+		if (k++ < top)
 			continue;
 		snprintf(e, sizeof e, "%u/%llu", s->live,
 		    (unsigned long long)s->capacity);

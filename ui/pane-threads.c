@@ -98,7 +98,7 @@ pane_threads_reasons(const struct model *m, struct lines *l, int y)
 		}
 	x = 1 + lines_put(l, y, 1, LINES_NORMAL, "blocked on", l->width - 1);
 	if (n == 0)
-		lines_put(l, y, x, LINES_DIM, ": nothing", l->width - x);
+		x += lines_put(l, y, x, LINES_DIM, ": nothing", l->width - x);
 	for (i = 0; i < n && x < l->width; i++)
 		x += lines_putf(l, y, x, LINES_NORMAL, l->width - x, "%s %s %u",
 		    i ? "," : ":", pane_threads_why_name((unsigned)order[i]),

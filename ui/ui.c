@@ -147,7 +147,7 @@ ui_new(const struct evtop_opts *opts, char **cause)
 	}
 	ui->in_fd = ui->out_fd = -1;
 	/* Keys and output: the controlling terminal, else stdin/stdout. */
-	ui->in_fd = ui_open_tty(O_RDONLY | O_NONBLOCK);
+	ui->in_fd = ui_open_tty(O_RDWR | O_NONBLOCK);	/* termkey writes smkx */
 	ui->out_fd = ui_open_tty(O_WRONLY);
 	if (ui->in_fd < 0 || ui->out_fd < 0) {
 		if (ui->in_fd >= 0)

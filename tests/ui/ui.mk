@@ -1,6 +1,14 @@
 # The terminal UI: unit tests (panes rendered into lines, no terminal),
 # tmux end-to-end tests, the frame benchmark and the screenshots.
 UI_CORE_OBJ := $(filter-out build/ui/ui.o,$(UI_OBJ))
+# As an archive, so that only what the tests use is linked: the loop (in
+# CORE_OBJ) calls the terminal half of the UI, which tests leave out.
+UI_TEST_LIB := build/tests/ui/libuicore.a
+
+$(UI_TEST_LIB): $(UI_CORE_OBJ) $(CORE_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
 UI_TEST_LINES_OBJ := build/ui/lines.o build/ui/fmt.o build/ui/keys.o \
 	build/ui/layout.o $(PROTO_OBJ)
 
@@ -8,13 +16,13 @@ build/tests/ui/test-lines: tests/ui/test-lines.c $(UI_TEST_LINES_OBJ) ui/ui.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/ui/test-panes: tests/ui/test-panes.c tests/ui/uitest.h $(UI_CORE_OBJ) $(CORE_OBJ) ui/ui.h
+build/tests/ui/test-panes: tests/ui/test-panes.c tests/ui/uitest.h $(UI_TEST_LIB) ui/ui.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
-build/tests/ui/bench-ui: tests/ui/bench-ui.c $(UI_CORE_OBJ) $(CORE_OBJ) ui/ui.h
+build/tests/ui/bench-ui: tests/ui/bench-ui.c tests/ui/uitest.h $(UI_TEST_LIB) ui/ui.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
 check-ui: build/tests/ui/test-lines build/tests/ui/test-panes
 	build/tests/ui/test-lines | tail -1

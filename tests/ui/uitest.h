@@ -13,8 +13,10 @@
 #include "ui.h"
 #include "model.h"
 
+#define UITEST_FN static __attribute__((unused))
+
 /* A model fed with every event of an eventlog, in time order. */
-static struct model *
+UITEST_FN struct model *
 uitest_model(const char *path)
 {
 	struct merge	*mg;
@@ -41,7 +43,7 @@ uitest_model(const char *path)
 }
 
 /* A status as the loop gives it for a finished replay of path. */
-static void
+UITEST_FN void
 uitest_status(struct evtop_status *st, const char *path,
     enum evtop_src_kind kind)
 {
@@ -54,7 +56,7 @@ uitest_status(struct evtop_status *st, const char *path,
 }
 
 /* The frame at w x h as text, one line a row. */
-static const char *
+UITEST_FN const char *
 uitest_frame(struct view *v, const struct model *m,
     const struct evtop_status *st, int w, int h, int ascii)
 {
@@ -70,7 +72,7 @@ uitest_frame(struct view *v, const struct model *m,
 }
 
 /* One pane's body at w x h as text. */
-static const char *
+UITEST_FN const char *
 uitest_pane(struct pane *p, const struct model *m, int w, int h)
 {
 	static char	 buf[1 << 17];
@@ -84,7 +86,7 @@ uitest_pane(struct pane *p, const struct model *m, int w, int h)
 }
 
 /* A key press as ui.c would translate it. */
-static struct keys_key
+UITEST_FN struct keys_key
 uitest_key(int kind, int code)
 {
 	struct keys_key	k;
