@@ -12,8 +12,8 @@
  *   MODEL_W10	from the start of the second 9 seconds before now's second,
  *		to now: between 9 s and 10 s long;
  *   MODEL_WRUN	since the start of the run, or the last model_reset_window().
- * All windows start no earlier than the run (or the reset); model_win_ns()
- * says how long a window really is.
+ * MODEL_W1 and MODEL_W10 start no earlier than the run's first event;
+ * model_win_ns() says how long a window really is.
  *
  * Reading the model: the public structs below are plain data, valid until
  * the next call that changes the model (apply, flush, header, reset, free).
@@ -222,7 +222,13 @@ struct model_gc_win {
 	uint64_t	 gc_ns;		/* time with a collection running */
 	uint64_t	 dur_ns;	/* window length */
 	double		 productivity;	/* 1 - gc_ns / dur_ns */
-	double		 balance;	/* mean parallel work balance, -1 none */
+	double		 balance;	/* mean parallel work balance (GHC's
+					 * "serial 0, perfect 1"), -1 none */
+	/* MODEL_WRUN only (else -1): minimum mutator utilisation for
+	 * windows of model_mmu_ns[] (10 ms, 100 ms, 1 s): the least mutator
+	 * share of any window of that length in the run; -1 while the run
+	 * is shorter than the window. */
+	double		 mmu[MODEL_NMMU];
 	/* Pause histogram: bucket 0 holds pauses < 1 us, bucket i (i >= 1)
 	 * pauses in [2^((i-1)/2) us, 2^(i/2) us) (half octaves from 1 us);
 	 * the last bucket holds everything above. */
@@ -235,10 +241,6 @@ struct model_gc {
 	uint64_t	 syncs;		/* GC_GLOBAL_SYNC */
 	int		 in_gc;		/* a collection is running now */
 	uint64_t	 open_start;	/* its start */
-	/* Minimum mutator utilisation over the run for windows of 10 ms,
-	 * 100 ms and 1 s: the least mutator share of any window of that
-	 * length; -1 while the run is shorter than the window. */
-	double		 mmu[MODEL_NMMU];
 	uint64_t	 gc_ns;		/* time with a collection running */
 	uint64_t	 recs;		/* records in the ring (<= MODEL_NGCREC) */
 };
@@ -276,10 +278,11 @@ enum model_nm_phase {
 	MODEL_NM_IDLE, MODEL_NM_MARK, MODEL_NM_SYNC, MODEL_NM_SWEEP,
 };
 
-/* One concurrent cycle; a phase's time is 0 until it ended. */
+/* One concurrent cycle; a phase's time is 0 until it ended.  Marking
+ * goes on during the sync: mark_ns and marked sum every mark phase. */
 struct model_nm_rec {
 	uint64_t	 mark_start, mark_ns;
-	uint32_t	 marked;	/* CONC_MARK_END objects */
+	uint64_t	 marked;	/* CONC_MARK_END objects */
 	uint64_t	 sync_start, sync_ns;	/* the sync pause */
 	uint64_t	 sweep_start, sweep_ns;
 };
@@ -288,13 +291,14 @@ struct model_nonmoving {
 	uint64_t	 censuses;	/* runs of NONMOVING_HEAP_CENSUS */
 	uint64_t	 census_events;
 	uint64_t	 census_time;	/* time of the latest census */
-	/* The latest census, by log2 of the block size. */
+	/* The latest census: nsizes size classes in the order sent. */
 	struct model_nm_size sizes[MODEL_NM_SIZES];
+	int		 nsizes;
 	uint64_t	 live_bytes;	/* sum of live blocks * size, latest */
 	uint64_t	 seg_bytes;	/* (active + filled) * 32 KiB, latest */
 	enum model_nm_phase phase;
 	uint64_t	 phase_since;
-	uint64_t	 marks, mark_ns, marked;
+	uint64_t	 marks, mark_ns, marked;	/* mark phases */
 	uint64_t	 syncs, sync_ns, sync_max_ns;	/* sync pauses */
 	uint64_t	 sweeps, sweep_ns;
 	uint64_t	 flushes;	/* CONC_UPD_REM_SET_FLUSH */
@@ -546,5 +550,12 @@ const struct model_msg *model_msg_recent(const struct model *, int);
 /* model-out.c */
 void		 model_json(const struct model *, FILE *);
 void		 model_text(const struct model *, FILE *);
+
+/* batch.c: batch_emit() prints the model once as --batch does (text or
+ * JSON per the options); batch_interval_ns() is --interval in ns. */
+struct evtop_opts;
+void		 batch_emit(const struct model *, const struct evtop_opts *,
+		     FILE *);
+uint64_t	 batch_interval_ns(const struct evtop_opts *);
 
 #endif

@@ -1,0 +1,51 @@
+/*
+ * model-msgs.c: messages from the program (USER_MSG, USER_MARKER, LOG_MSG,
+ * USER_BINARY_MSG), counted and kept in a ring of MODEL_NMSG.
+ */
+#include <string.h>
+
+#include "model-priv.h"
+
+void
+model_msgs_event(struct model *m, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+	struct model_msg	*g;
+	uint8_t			 kind;
+
+	switch (ev->kind) {
+	case PROTO_USER_MSG:
+		m->msgs.user++;
+		kind = MODEL_MSG_USER;
+		break;
+	case PROTO_USER_MARKER:
+		m->msgs.markers++;
+		kind = MODEL_MSG_MARKER;
+		break;
+	case PROTO_LOG_MSG:
+		m->msgs.log++;
+		kind = MODEL_MSG_LOG;
+		break;
+	default:
+		m->msgs.binary++;
+		kind = MODEL_MSG_BINARY;
+		break;
+	}
+	model_count(m, MODEL_S_MESSAGES, ev->time, 1);
+	g = &p->msg[p->msgseq++ % MODEL_NMSG];
+	g->time = ev->time;
+	g->cap = ev->cap;
+	g->kind = kind;
+	model_copy_text(g->text, sizeof g->text, ev->u.msg.p, ev->u.msg.len);
+	m->msgs.kept = p->msgseq < MODEL_NMSG ? p->msgseq : MODEL_NMSG;
+}
+
+const struct model_msg *
+model_msg_recent(const struct model *m, int i)
+{
+	const struct model_priv	*p = m->p;
+
+	if (i < 0 || (uint64_t)i >= m->msgs.kept)
+		return NULL;
+	return &p->msg[(p->msgseq - 1 - (uint64_t)i) % MODEL_NMSG];
+}
