@@ -422,26 +422,62 @@ header_step(struct proto_dec *d)
 	}
 }
 
+/*
+ * Frame one event at p (n bytes there): 0 when more bytes are needed, -1 for
+ * a tag the header did not declare, else the event's size with ev filled.
+ */
+static long
+frame(const struct proto_types *t, const uint8_t *p, size_t n,
+    struct proto_ev *ev)
+{
+	size_t		total;
+	uint16_t	tag;
+	int32_t		size;
+
+	if (n < 2)
+		return 0;
+	tag = be16(p);
+	size = t->size[tag];
+	if (size == PROTO_SIZE_NONE)
+		return -1;
+	if (size == PROTO_SIZE_VAR) {
+		if (n < 12)
+			return 0;
+		total = 12 + (size_t)be16(p + 10);
+		ev->payload = p + 12;
+		ev->len = (uint32_t)(total - 12);
+	} else {
+		total = 10 + (size_t)size;
+		ev->payload = p + 10;
+		ev->len = (uint32_t)size;
+	}
+	if (n < total)
+		return 0;
+	ev->tag = tag;
+	ev->kind = t->kind[tag];
+	ev->time = be64(p + 2);
+	ev->size = (uint32_t)total;
+	return (long)total;
+}
+
 static enum proto_res
 data_step(struct proto_dec *d, struct proto_ev *ev)
 {
-	const struct proto_types *t = d->types;
-	const uint8_t		 *p = d->buf + d->start;
-	size_t			  n = d->end - d->start, total;
-	const char		 *why;
-	char			  msg[64];
-	uint16_t		  tag;
-	int32_t			  size;
+	const uint8_t	*p = d->buf + d->start;
+	size_t		 n = d->end - d->start;
+	const char	*why;
+	char		 msg[64];
+	long		 total;
 
 	if (n < 2)
 		return PROTO_AGAIN;
-	tag = be16(p);
-	if (tag == 0xffff) {
+	if (p[0] == 0xff && p[1] == 0xff) {
 		consume(d, 2);
 		return PROTO_END;
 	}
-	size = t->size[tag];
-	if (size == PROTO_SIZE_NONE) {
+	if ((total = frame(d->types, p, n, ev)) == 0)
+		return PROTO_AGAIN;
+	if (total < 0) {
 		if (n < 4)
 			return PROTO_AGAIN;
 		if (memcmp(p, magic_hdrb, 4) == 0 && !d->shared) {
@@ -450,28 +486,11 @@ data_step(struct proto_dec *d, struct proto_ev *ev)
 			return DEC_CONTINUE;
 		}
 		snprintf(msg, sizeof msg, "event tag %u not declared in the "
-		    "header", tag);
+		    "header", be16(p));
 		return fail(d, d->off, msg, 1);
 	}
-	if (size == PROTO_SIZE_VAR) {
-		if (n < 12)
-			return PROTO_AGAIN;
-		total = 12 + (size_t)be16(p + 10);
-		ev->payload = p + 12;
-	} else {
-		total = 10 + (size_t)size;
-		ev->payload = p + 10;
-	}
-	if (n < total)
-		return PROTO_AGAIN;
-
-	ev->tag = tag;
-	ev->kind = t->kind[tag];
-	ev->time = be64(p + 2);
 	ev->off = d->off;
-	ev->size = (uint32_t)total;
-	ev->len = (uint32_t)(total - (size == PROTO_SIZE_VAR ? 12 : 10));
-	consume(d, total);
+	consume(d, (size_t)total);
 
 	why = proto_fields(ev);
 	if (ev->kind == PROTO_BLOCK_MARKER) {
@@ -482,13 +501,28 @@ data_step(struct proto_dec *d, struct proto_ev *ev)
 		ev->cap = d->block_cap;
 	} else {
 		ev->cap = d->block_cap;
-		d->block_left -= (int64_t)total;
+		d->block_left -= total;
 		if (d->block_left <= 0)
 			d->block_cap = PROTO_NO_CAP;
 	}
 	if (why != NULL)
 		return fail(d, ev->off, why, 0);
 	return PROTO_EVENT;
+}
+
+/*
+ * Decode one whole event held elsewhere (a copy the caller kept), with this
+ * decoder's header.  The block context is the caller's: cap is given.
+ */
+enum proto_res
+proto_dec_one(const struct proto_dec *d, const void *buf, size_t n,
+    int32_t cap, struct proto_ev *ev)
+{
+	if (d->types == NULL || frame(d->types, buf, n, ev) != (long)n)
+		return PROTO_ERROR;
+	ev->cap = cap;
+	ev->off = 0;
+	return proto_fields(ev) == NULL ? PROTO_EVENT : PROTO_ERROR;
 }
 
 enum proto_res

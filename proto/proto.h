@@ -267,6 +267,8 @@ unsigned	  proto_dec_ntypes(const struct proto_dec *);
 uint16_t	  proto_dec_type_at(const struct proto_dec *, unsigned);
 void		  proto_dec_seek(struct proto_dec *, uint64_t, int32_t,
 		      int64_t);
+enum proto_res	  proto_dec_one(const struct proto_dec *, const void *, size_t,
+		      int32_t, struct proto_ev *);
 void		  proto_dec_block_state(const struct proto_dec *, int32_t *,
 		      int64_t *);
 

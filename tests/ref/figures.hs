@@ -41,9 +41,11 @@
 --   events (any other decoded event in between ends a run).
 -- * messages.user = USER_MSG events, messages.markers = USER_MARKER events.
 --
--- A log that ends early (truncated) is read up to the last complete event;
--- a warning goes to stderr and the figures are still printed (exit 0).
--- A log whose header cannot be read: message on stderr, exit 1.
+-- A log that ends early (truncated, even in the middle of an event) is read
+-- up to its last complete event without any error: ghc-events 0.17 does
+-- not tell a truncated log from a complete one (its incremental decoder is
+-- still waiting for input at the end of both).  A log that cannot be
+-- decoded (bad header, a parse error): message on stderr, exit 1.
 module Main (main) where
 
 import qualified Data.ByteString.Lazy as BL
@@ -240,21 +242,22 @@ jobj kvs = "{" ++ intercalate "," [jstr k ++ ":" ++ v | (k, v) <- kvs] ++ "}"
 
 main :: IO ()
 main = do
-  args <- getArgs
-  file <- case args of
+  argv <- getArgs
+  file <- case argv of
     [f] -> return f
     _ -> hPutStrLn stderr "usage: figures FILE" >> exitWith (ExitFailure 2)
   hSetEncoding stdout utf8
   hSetEncoding stderr utf8
   bytes <- BL.readFile file
-  (EventLog _ (Data evs), merr) <- case readEventLog bytes of
+  evs <- case readEventLog bytes of
     Left err -> do
       hPutStrLn stderr ("figures: " ++ file ++ ": " ++ err)
       exitWith (ExitFailure 1)
-    Right r -> return r
-  case merr of
-    Just err -> hPutStrLn stderr ("figures: warning: " ++ file ++ ": incomplete log: " ++ err)
-    Nothing -> return ()
+    Right (EventLog _ (Data es), Nothing) -> return es
+    Right (EventLog _ (Data es), Just err) -> do
+      -- events after a parse error are lost; say so but print the figures
+      hPutStrLn stderr ("figures: warning: " ++ file ++ ": stopped at: " ++ err)
+      return es
   let sorted = sortOn evTime evs -- Data.List.sortOn is stable
       counts = M.fromListWith (+) [(n, 1 :: Int) | e <- evs, Just n <- [ghcName (evSpec e)]]
       cnt k = M.findWithDefault 0 k counts
