@@ -388,6 +388,22 @@ test_effects(void)
 	ok(!st.cmd_pending && st.cmd_seen, "start profiling: seen: %s",
 	    st.cmd_msg);
 
+	/* Two at once: a census and a stop, each seen in its turn. */
+	send_one(ctl, CONTROL_STOP_HEAP);
+	send_one(ctl, CONTROL_CENSUS);
+	ev_at(&ev, PROTO_HEAP_PROF_SAMPLE_BEGIN, ms(7800));
+	ev.u.sample.era = 9;
+	control_event(ctl, &ev);
+	control_status(ctl, &st);
+	ok(st.cmd_pending && st.cmd_seen && strstr(st.cmd_msg, "census 9"),
+	    "census seen while the stop is still watched: %s", st.cmd_msg);
+	ev_at(&ev, PROTO_RUN_THREAD, ms(8900));
+	control_event(ctl, &ev);
+	control_status(ctl, &st);
+	ok(!st.cmd_pending && st.cmd_seen && strstr(st.cmd_msg,
+	    "stop-heap-profiling: samples stopped"), "then the stop: %s",
+	    st.cmd_msg);
+
 	/* A reconnection while waiting: not seen, said so. */
 	send_one(ctl, CONTROL_CENSUS);
 	control_connected(ctl);
