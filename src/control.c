@@ -43,16 +43,22 @@ struct control_samples {
 	int		 seen;
 };
 
+/* A built-in command written, and when: what would show it worked. */
+struct control_watch {
+	struct evtop_cmd cmd;
+	int		 active;
+	uint64_t	 t0;		/* program time at the send */
+	uint64_t	 sent_wall;
+	int		 told;		/* "still arriving" said */
+};
+
 struct control {
 	struct control_msg q[CONTROL_QUEUE];
 	unsigned	 head, n;
 	size_t		 sent;		/* bytes of q[head] written */
 
-	/* The last command written, and what would show it worked. */
-	struct evtop_cmd watch;
-	int		 watching;
-	uint64_t	 t0;		/* program time at the send */
-	uint64_t	 sent_wall;
+	/* Built-in commands written, waiting for their effect. */
+	struct control_watch w[CONTROL_CENSUS + 1];
 
 	uint64_t	 last_time;	/* latest event time, this connection */
 	int64_t		 wall_base;	/* wall ns - program ns */
@@ -178,6 +184,19 @@ control_wall_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Still waiting for the effect of some command? */
+static int
+control_watching(const struct control *ctl)
+{
+	int	i;
+
+	for (i = 0; i <= CONTROL_CENSUS; i++) {
+		if (ctl->w[i].active)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 control_say(struct control *ctl, const struct evtop_cmd *cmd, int pending,
     int seen, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -194,7 +213,7 @@ control_say(struct control *ctl, const struct evtop_cmd *cmd, int pending,
 	va_end(ap);
 	snprintf(ctl->msg, sizeof ctl->msg, "%s: %s",
 	    control_name(cmd, name, sizeof name), text);
-	ctl->pending = pending;
+	ctl->pending = pending || control_watching(ctl);
 	ctl->seen = seen;
 }
 
@@ -238,20 +257,43 @@ control_pending(const struct control *ctl)
 static void
 control_watch(struct control *ctl, const struct evtop_cmd *cmd)
 {
+	struct control_watch *w;
 	uint64_t	wall = control_wall_now(), t0 = ctl->last_time;
 	int64_t		prog;
 
+	if (strcmp(cmd->ns, CONTROL_NS) != 0 ||
+	    cmd->id < CONTROL_START_PROFILING || cmd->id > CONTROL_CENSUS) {
+		control_say(ctl, cmd, 0, 0, "sent (its effect is not "
+		    "visible in the events)");
+		return;
+	}
 	if (ctl->wall_known) {
 		prog = (int64_t)wall - ctl->wall_base;
 		if (prog > 0 && (uint64_t)prog > t0)
 			t0 = (uint64_t)prog;
 	}
-	ctl->watch = *cmd;
-	ctl->watching = strcmp(cmd->ns, CONTROL_NS) == 0 &&
-	    cmd->id >= CONTROL_START_PROFILING && cmd->id <= CONTROL_CENSUS;
-	ctl->t0 = t0;
-	ctl->sent_wall = wall;
-	switch (ctl->watching ? cmd->id : 0) {
+	/* A start ends the watch of its stop, and the other way round. */
+	switch (cmd->id) {
+	case CONTROL_START_HEAP:
+		ctl->w[CONTROL_STOP_HEAP].active = 0;
+		break;
+	case CONTROL_STOP_HEAP:
+		ctl->w[CONTROL_START_HEAP].active = 0;
+		break;
+	case CONTROL_START_PROFILING:
+		ctl->w[CONTROL_STOP_PROFILING].active = 0;
+		break;
+	case CONTROL_STOP_PROFILING:
+		ctl->w[CONTROL_START_PROFILING].active = 0;
+		break;
+	}
+	w = &ctl->w[cmd->id];
+	w->cmd = *cmd;
+	w->active = 1;
+	w->t0 = t0;
+	w->sent_wall = wall;
+	w->told = 0;
+	switch (cmd->id) {
 	case CONTROL_CENSUS:
 		control_say(ctl, cmd, 1, 0, "sent; no census seen yet");
 		break;
@@ -262,13 +304,8 @@ control_watch(struct control *ctl, const struct evtop_cmd *cmd)
 		control_say(ctl, cmd, 1, 0, "sent; no cost-centre sample "
 		    "seen yet");
 		break;
-	case CONTROL_STOP_HEAP:
-	case CONTROL_STOP_PROFILING:
-		control_say(ctl, cmd, 1, 0, "sent; samples not stopped yet");
-		break;
 	default:
-		control_say(ctl, cmd, 0, 0, "sent (its effect is not "
-		    "visible in the events)");
+		control_say(ctl, cmd, 1, 0, "sent; samples not stopped yet");
 		break;
 	}
 }
@@ -308,16 +345,19 @@ control_flush(struct control *ctl, struct source *src)
 void
 control_connected(struct control *ctl)
 {
+	int	i;
+
 	ctl->last_time = 0;
 	ctl->wall_known = 0;
 	memset(&ctl->heap, 0, sizeof ctl->heap);
 	memset(&ctl->prof, 0, sizeof ctl->prof);
-	if (ctl->watching) {
+	for (i = 0; i <= CONTROL_CENSUS; i++) {
 		/* Its effect, if any, would be in the old connection. */
-		ctl->watching = 0;
-		if (ctl->pending)
-			control_say(ctl, &ctl->watch, 0, 0, "sent; effect "
-			    "not seen before the connection ended");
+		if (!ctl->w[i].active)
+			continue;
+		ctl->w[i].active = 0;
+		control_say(ctl, &ctl->w[i].cmd, 0, 0, "sent; effect not "
+		    "seen before the connection ended");
 	}
 }
 
@@ -353,54 +393,60 @@ control_secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-/* A sample of the kind watched arrived at time t. */
+/* A sample arrived at time t: the effect of w's command? */
 static void
-control_effect_sample(struct control *ctl, uint64_t t, uint64_t era)
+control_effect_sample(struct control *ctl, struct control_watch *w,
+    uint64_t t, uint64_t era)
 {
-	double	after = control_secs(control_wall_now() - ctl->sent_wall);
+	double	after;
 
-	if (t < ctl->t0)
+	if (!w->active || t < w->t0)
 		return;		/* from before the command */
-	switch (ctl->watch.id) {
+	after = control_secs(control_wall_now() - w->sent_wall);
+	switch (w->cmd.id) {
 	case CONTROL_CENSUS:
-		control_say(ctl, &ctl->watch, 0, 1, "census %llu arrived "
-		    "%.1f s after the request", (unsigned long long)era,
-		    after);
-		ctl->watching = 0;
+		w->active = 0;
+		control_say(ctl, &w->cmd, control_watching(ctl), 1, "census "
+		    "%llu arrived %.1f s after the request",
+		    (unsigned long long)era, after);
 		break;
 	case CONTROL_START_HEAP:
 	case CONTROL_START_PROFILING:
-		control_say(ctl, &ctl->watch, 0, 1, "samples arriving "
-		    "(%.1f s after the command)", after);
-		ctl->watching = 0;
+		w->active = 0;
+		control_say(ctl, &w->cmd, control_watching(ctl), 1, "samples "
+		    "arriving (%.1f s after the command)", after);
 		break;
 	case CONTROL_STOP_HEAP:
 	case CONTROL_STOP_PROFILING:
-		control_say(ctl, &ctl->watch, 1, 0, "sent; samples still "
-		    "arriving %.1f s later", after);
+		if (!w->told)
+			control_say(ctl, &w->cmd, 1, 0, "sent; samples still "
+			    "arriving %.1f s later", after);
+		w->told = 1;
 		break;
 	}
 }
 
 /* Event time moved on to t: has a stop been quiet long enough? */
 static void
-control_effect_quiet(struct control *ctl, uint64_t t)
+control_effect_quiet(struct control *ctl, struct control_watch *w,
+    const struct control_samples *s, uint64_t t)
 {
-	const struct control_samples *s;
 	uint64_t	quiet, since;
 
-	s = ctl->watch.id == CONTROL_STOP_HEAP ? &ctl->heap : &ctl->prof;
+	if (!w->active)
+		return;
 	quiet = CONTROL_QUIET_FACTOR * s->interval;
 	if (quiet < CONTROL_QUIET_MIN_NS)
 		quiet = CONTROL_QUIET_MIN_NS;
-	since = ctl->t0;
+	since = w->t0;
 	if (s->seen && s->last > since)
 		since = s->last;	/* the stop took effect later */
 	if (t < since + quiet)
 		return;
-	control_say(ctl, &ctl->watch, 0, 1, "samples stopped (none for "
-	    "%.1f s of program time)", control_secs(t - since));
-	ctl->watching = 0;
+	w->active = 0;
+	control_say(ctl, &w->cmd, control_watching(ctl), 1, "samples "
+	    "stopped (none for %.1f s of program time)",
+	    control_secs(t - since));
 }
 
 /* Every event decoded, in arrival order. */
@@ -416,23 +462,27 @@ control_event(struct control *ctl, const struct proto_ev *ev)
 		ctl->wall_known = 1;
 		break;
 	case PROTO_HEAP_PROF_SAMPLE_BEGIN:
+		/* The stop first: a census seen is the news to tell. */
 		control_sample(&ctl->heap, ev->time);
-		if (ctl->watching && (ctl->watch.id == CONTROL_CENSUS ||
-		    ctl->watch.id == CONTROL_START_HEAP ||
-		    ctl->watch.id == CONTROL_STOP_HEAP))
-			control_effect_sample(ctl, ev->time,
-			    ev->u.sample.era);
+		control_effect_sample(ctl, &ctl->w[CONTROL_STOP_HEAP],
+		    ev->time, 0);
+		control_effect_sample(ctl, &ctl->w[CONTROL_START_HEAP],
+		    ev->time, 0);
+		control_effect_sample(ctl, &ctl->w[CONTROL_CENSUS], ev->time,
+		    ev->u.sample.era);
 		break;
 	case PROTO_PROF_SAMPLE_COST_CENTRE:
 		control_sample(&ctl->prof, ev->time);
-		if (ctl->watching && (ctl->watch.id == CONTROL_START_PROFILING ||
-		    ctl->watch.id == CONTROL_STOP_PROFILING))
-			control_effect_sample(ctl, ev->time, 0);
+		control_effect_sample(ctl, &ctl->w[CONTROL_STOP_PROFILING],
+		    ev->time, 0);
+		control_effect_sample(ctl, &ctl->w[CONTROL_START_PROFILING],
+		    ev->time, 0);
 		break;
 	}
-	if (ctl->watching && (ctl->watch.id == CONTROL_STOP_HEAP ||
-	    ctl->watch.id == CONTROL_STOP_PROFILING))
-		control_effect_quiet(ctl, ev->time);
+	control_effect_quiet(ctl, &ctl->w[CONTROL_STOP_HEAP], &ctl->heap,
+	    ev->time);
+	control_effect_quiet(ctl, &ctl->w[CONTROL_STOP_PROFILING],
+	    &ctl->prof, ev->time);
 }
 
 void

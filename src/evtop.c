@@ -15,6 +15,7 @@
 
 #include "evtop.h"
 #include "source.h"
+#include "ui.h"
 
 #ifndef EVTOP_VERSION
 #define EVTOP_VERSION "0.1.0"
@@ -108,6 +109,32 @@ static const struct option evtop_longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
+
+static int
+evtop_ui_input(struct ui *ui, int readable, struct evtop_cmd *cmd)
+{
+	return ui_input(ui, readable, cmd);
+}
+
+/* The TUI: the loop, given the UI's functions. */
+int
+tui_main(const struct evtop_opts *opts)
+{
+	static const struct loop_ui ui = {
+		.new = ui_new,
+		.free = ui_free,
+		.fd = ui_fd,
+		.timeout_ms = ui_timeout_ms,
+		.input = evtop_ui_input,
+		.draw = ui_draw,
+		.resize = ui_resize,
+		.suspend = ui_suspend,
+		.resume = ui_resume,
+		.emergency_restore = ui_emergency_restore,
+	};
+
+	return loop_tui(opts, &ui);
+}
 
 static int
 evtop_bad(const char *fmt, const char *arg)

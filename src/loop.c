@@ -1,5 +1,5 @@
 /*
- * loop.c: the one poll() loop, for the TUI (tui_main) and for --batch over
+ * loop.c: the one poll() loop, for the TUI (loop_tui) and for --batch over
  * a live source (loop_batch).
  *
  * Each pass: poll() the self-pipe of the signals, the terminal and the
@@ -35,7 +35,7 @@
 #include "evtop.h"
 #include "model.h"
 #include "source.h"
-#include "ui.h"
+#include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */
 
 #define LOOP_READ_SIZE		(256u << 10)
 #define LOOP_DEC_SIZE		(1u << 20)
@@ -54,6 +54,7 @@ struct loop {
 	struct control	*ctl;
 	struct record	*rec;
 	struct ui	*ui;
+	const struct loop_ui *uiops;
 	FILE		*log;
 
 	struct evtop_status st;
@@ -75,11 +76,12 @@ struct loop {
 };
 
 /*
- * The write end of the self-pipe: the one thing a signal handler needs.
- * It is the only file-scope variable, set by loop_signals() and closed by
- * loop_unsignals().
+ * What the signal handlers need: the write end of the self-pipe, and how
+ * to put the terminal back before dying.  The only file-scope variables,
+ * set by loop_signals() and cleared by loop_unsignals().
  */
 static int loop_sig_fd = -1;
+static void (*loop_sig_restore)(void);
 
 static void
 loop_log(struct loop *l, const char *fmt, ...)
@@ -129,7 +131,8 @@ loop_sig_handler(int sig)
 static void
 loop_crash_handler(int sig)
 {
-	ui_emergency_restore();
+	if (loop_sig_restore != NULL)
+		loop_sig_restore();
 	raise(sig);		/* SA_RESETHAND: the default action now */
 }
 
@@ -147,8 +150,9 @@ loop_catch(int sig, void (*fn)(int), int flags)
 
 /* A self-pipe for the signals the loop handles; -1 on failure. */
 static int
-loop_signals(int fds[2], int tui, char **cause)
+loop_signals(int fds[2], const struct loop_ui *ui, char **cause)
 {
+	int	tui = ui != NULL;
 	int	i, fl;
 
 	if (pipe(fds) != 0) {
@@ -161,6 +165,7 @@ loop_signals(int fds[2], int tui, char **cause)
 		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
 	}
 	loop_sig_fd = fds[1];
+	loop_sig_restore = tui ? ui->emergency_restore : NULL;
 	loop_catch(SIGPIPE, SIG_IGN, 0);
 	loop_catch(SIGINT, loop_sig_handler, SA_RESTART);
 	loop_catch(SIGTERM, loop_sig_handler, SA_RESTART);
@@ -189,6 +194,7 @@ loop_unsignals(int fds[2], int tui)
 			loop_catch(sigs[i], SIG_DFL, 0);
 	}
 	loop_sig_fd = -1;
+	loop_sig_restore = NULL;
 	if (fds[0] != -1)
 		close(fds[0]);
 	if (fds[1] != -1)
@@ -200,7 +206,7 @@ static void
 loop_suspend(struct loop *l)
 {
 	if (l->ui != NULL) {
-		ui_suspend(l->ui);
+		l->uiops->suspend(l->ui);
 		l->suspended = 1;
 	}
 	loop_catch(SIGTSTP, SIG_DFL, 0);
@@ -208,7 +214,7 @@ loop_suspend(struct loop *l)
 	/* Here again after SIGCONT. */
 	loop_catch(SIGTSTP, loop_sig_handler, SA_RESTART);
 	if (l->ui != NULL && l->suspended) {
-		ui_resume(l->ui);
+		l->uiops->resume(l->ui);
 		l->suspended = 0;
 	}
 	l->changed = 1;
@@ -226,7 +232,7 @@ loop_signal(struct loop *l, int sig)
 		break;
 	case SIGWINCH:
 		if (l->ui != NULL)
-			ui_resize(l->ui);
+			l->uiops->resize(l->ui);
 		l->changed = 1;
 		break;
 	case SIGTSTP:
@@ -235,7 +241,7 @@ loop_signal(struct loop *l, int sig)
 	case SIGCONT:
 		/* Stopped by someone else (SIGSTOP): redraw. */
 		if (l->ui != NULL && !l->suspended)
-			ui_resize(l->ui);
+			l->uiops->resize(l->ui);
 		l->changed = 1;
 		break;
 	}
@@ -494,6 +500,23 @@ loop_status(struct loop *l, uint64_t now)
 /* ------------------------------------------------------------------ */
 /* Setup. */
 
+/* Leaving with a connection open: its recording ends as a whole file. */
+static void
+loop_finish(struct loop *l)
+{
+	char	*cause = NULL;
+
+	if (l->src == NULL || l->src->state != SOURCE_OPEN)
+		return;
+	loop_drain(l);
+	if (l->rec != NULL && record_end(l->rec, proto_dec_offset(l->dec),
+	    proto_dec_in_data(l->dec) && !l->saw_end, &cause) != 0) {
+		loop_log(l, "%s", cause);
+		free(cause);
+	}
+	model_flush(l->model);
+}
+
 static void
 loop_free(struct loop *l)
 {
@@ -695,7 +718,7 @@ loop_live_timeout(const struct loop *l, uint64_t now)
 /* The TUI. */
 
 int
-tui_main(const struct evtop_opts *opts)
+loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 {
 	struct loop	 l;
 	struct pollfd	 pfd[3];
@@ -712,8 +735,9 @@ tui_main(const struct evtop_opts *opts)
 		loop_free(&l);
 		return 1;
 	}
-	if (loop_signals(sig, 1, &cause) != 0 ||
-	    (l.ui = ui_new(opts, &cause)) == NULL) {
+	l.uiops = ui;
+	if (loop_signals(sig, ui, &cause) != 0 ||
+	    (l.ui = ui->new(opts, &cause)) == NULL) {
 		loop_unsignals(sig, 1);
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
 		    "cannot start the terminal UI");
@@ -726,13 +750,13 @@ tui_main(const struct evtop_opts *opts)
 	if (l.src != NULL)
 		loop_step(&l, 0, now);
 	loop_status(&l, now);
-	ui_draw(l.ui, l.model, &l.st, 1);
+	ui->draw(l.ui, l.model, &l.st, 1);
 	l.changed = 0;
 	l.next_draw = now + LOOP_DRAW_NS;
 
 	while (!l.quit) {
 		now = source_now();
-		timeout = ui_timeout_ms(l.ui);
+		timeout = ui->timeout_ms(l.ui);
 		if (l.changed)
 			timeout = loop_min_timeout(timeout,
 			    loop_ms_until(l.next_draw, now));
@@ -741,7 +765,7 @@ tui_main(const struct evtop_opts *opts)
 		n = 0;
 		pfd[n].fd = sig[0];
 		pfd[n++].events = POLLIN;
-		pfd[n].fd = ui_fd(l.ui);
+		pfd[n].fd = ui->fd(l.ui);
 		pfd[n++].events = POLLIN;
 		srci = -1;
 		if (l.src != NULL) {
@@ -763,7 +787,7 @@ tui_main(const struct evtop_opts *opts)
 		now = source_now();
 		if (pfd[0].revents & POLLIN)
 			loop_read_signals(&l, sig[0]);
-		while ((a = ui_input(l.ui, (pfd[1].revents & (POLLIN|POLLHUP|
+		while ((a = (enum ui_action)ui->input(l.ui, (pfd[1].revents & (POLLIN|POLLHUP|
 		    POLLERR)) != 0, &cmd)) != UI_NONE) {
 			loop_action(&l, a, &cmd, now);
 			pfd[1].revents = 0;
@@ -783,14 +807,15 @@ tui_main(const struct evtop_opts *opts)
 		loop_status(&l, now);
 		loop_note(&l, 0);
 		if (l.changed && now >= l.next_draw) {
-			ui_draw(l.ui, l.model, &l.st, 1);
+			ui->draw(l.ui, l.model, &l.st, 1);
 			l.changed = 0;
 			l.next_draw = now + LOOP_DRAW_NS;
 		} else
-			ui_draw(l.ui, l.model, &l.st, 0);
+			ui->draw(l.ui, l.model, &l.st, 0);
 	}
-	ui_free(l.ui);
+	ui->free(l.ui);
 	loop_unsignals(sig, 1);
+	loop_finish(&l);
 	if (cause != NULL) {
 		fprintf(stderr, "evtop: %s\n", cause);
 		free(cause);
@@ -828,7 +853,7 @@ loop_batch(const struct evtop_opts *opts)
 		return 1;
 	}
 	if (loop_init(&l, opts, &cause) != 0 ||
-	    loop_signals(sig, 0, &cause) != 0) {
+	    loop_signals(sig, NULL, &cause) != 0) {
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
 		    "out of memory");
 		free(cause);
@@ -881,10 +906,8 @@ loop_batch(const struct evtop_opts *opts)
 				next_out = now + period;
 		}
 	}
-	if (l.src->state == SOURCE_OPEN) {
-		/* Interrupted: what was read so far counts. */
-		loop_drain(&l);
-	}
+	/* Interrupted, or ended: what was read so far counts. */
+	loop_finish(&l);
 	model_flush(l.model);
 	if (rc == 0 && loop_emit(&l) != 0)
 		rc = 1;

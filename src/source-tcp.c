@@ -29,7 +29,7 @@ int
 source_tcp_split(const char *target, char *host, size_t hostsize,
     char *port, size_t portsize, char **cause)
 {
-	const char	*colon, *end;
+	const char	*colon, *end, *orig = target;
 	size_t		 hlen;
 
 	if (target[0] == '[') {
@@ -54,11 +54,11 @@ source_tcp_split(const char *target, char *host, size_t hostsize,
 		hlen = (size_t)(colon - target);
 	}
 	if (hlen == 0 || hlen >= hostsize) {
-		source_cause(cause, "%s: bad host", target);
+		source_cause(cause, "%s: bad host", orig);
 		return -1;
 	}
 	if (colon[1] == '\0' || strlen(colon + 1) >= portsize) {
-		source_cause(cause, "%s: bad port", target);
+		source_cause(cause, "%s: bad port", orig);
 		return -1;
 	}
 	memcpy(host, target, hlen);
@@ -186,6 +186,7 @@ const struct source_ops source_tcp_ops = {
 	.finish = source_tcp_finish,
 	.close = source_tcp_close,
 	.free = source_tcp_free,
+	.write = source_send,
 	.control = 1,
 	.reopen = 1,
 };

@@ -70,6 +70,7 @@ const struct source_ops source_unix_ops = {
 	.open = source_unix_open,
 	.finish = source_unix_finish,
 	.close = source_unix_close,
+	.write = source_send,
 	.control = 1,
 	.reopen = 1,
 };

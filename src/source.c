@@ -156,26 +156,32 @@ source_timeout_ms(const struct source *src, uint64_t now)
 	return ms > 60000 ? 60000 : (int)ms;
 }
 
-static void
+/* Schedule the next attempt; returns the delay in ms. */
+static unsigned
 source_retry_later(struct source *src, uint64_t now)
 {
+	unsigned	delay = src->backoff_ms;
+
 	src->state = SOURCE_WAITING;
-	src->retry_at = now + (uint64_t)src->backoff_ms * 1000000;
+	src->retry_at = now + (uint64_t)delay * 1000000;
 	src->backoff_ms *= 2;
 	if (src->backoff_ms > SOURCE_BACKOFF_MAX_MS)
 		src->backoff_ms = SOURCE_BACKOFF_MAX_MS;
+	return delay;
 }
 
 static void
 source_failed(struct source *src, char *cause, uint64_t now)
 {
+	unsigned	delay;
+
 	if (src->fd != -1)
 		src->ops->close(src);
 	src->fd = -1;
-	source_retry_later(src, now);
-	snprintf(src->msg, sizeof src->msg, "%s: %s (retrying every %u ms)",
+	delay = source_retry_later(src, now);
+	snprintf(src->msg, sizeof src->msg, "%s: %s (next try in %.1f s)",
 	    src->ever ? "reconnecting" : "waiting",
-	    cause != NULL ? cause : "failed", src->backoff_ms);
+	    cause != NULL ? cause : "failed", delay / 1000.0);
 	free(cause);
 }
 
@@ -307,10 +313,17 @@ source_read(struct source *src, void *buf, size_t len, short revents,
 ssize_t
 source_write(struct source *src, const void *buf, size_t len)
 {
-	if (src->state != SOURCE_OPEN || !src->ops->control) {
+	if (src->state != SOURCE_OPEN || src->ops->write == NULL) {
 		errno = ENOTCONN;
 		return -1;
 	}
+	return src->ops->write(src, buf, len);
+}
+
+/* The write of the socket kinds: no SIGPIPE, never blocks. */
+ssize_t
+source_send(struct source *src, const void *buf, size_t len)
+{
 	return send(src->fd, buf, len, MSG_NOSIGNAL|MSG_DONTWAIT);
 }
 

@@ -42,6 +42,7 @@ struct source_ops {
 	int		 (*finish)(struct source *, char **);
 	void		 (*close)(struct source *);
 	void		 (*free)(struct source *);
+	ssize_t		 (*write)(struct source *, const void *, size_t);
 	int		 control;	/* takes control commands */
 	int		 reopen;	/* may come back after it ends */
 	int		 lazy;		/* "connected" only once data comes */
@@ -77,6 +78,7 @@ enum source_ev	 source_step(struct source *, short, uint64_t);
 ssize_t		 source_read(struct source *, void *, size_t, short,
 		     uint64_t, enum source_ev *);
 ssize_t		 source_write(struct source *, const void *, size_t);
+ssize_t		 source_send(struct source *, const void *, size_t);
 void		 source_disconnect(struct source *, const char *, uint64_t);
 int		 source_takes_control(const struct source *);
 enum evtop_conn	 source_conn(const struct source *);
@@ -148,5 +150,28 @@ const char	*record_path(const struct record *);
 uint64_t	 record_bytes(const struct record *);
 uint64_t	 record_skipped(const struct record *);
 const char	*record_error(const struct record *);
+
+/*
+ * loop.c: the UI as the loop drives it.  evtop.c fills it with ui.h's
+ * functions; a test double can take their place, so that the loop (and
+ * everything linking src/) never needs curses.
+ */
+struct ui;
+struct model;
+struct loop_ui {
+	struct ui	*(*new)(const struct evtop_opts *, char **);
+	void		 (*free)(struct ui *);
+	int		 (*fd)(const struct ui *);
+	int		 (*timeout_ms)(const struct ui *);
+	int		 (*input)(struct ui *, int, struct evtop_cmd *);
+					/* an enum ui_action */
+	void		 (*draw)(struct ui *, const struct model *,
+			     const struct evtop_status *, int);
+	void		 (*resize)(struct ui *);
+	void		 (*suspend)(struct ui *);
+	void		 (*resume)(struct ui *);
+	void		 (*emergency_restore)(void);
+};
+int		 loop_tui(const struct evtop_opts *, const struct loop_ui *);
 
 #endif
