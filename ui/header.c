@@ -154,41 +154,56 @@ static void
 header_times(struct lines *l, int y, int x, int w, const struct model *m,
     const struct evtop_status *st)
 {
-	char		 a[FMT_MAX], c1[32], c2[32];
-	uint64_t	 pw;
-	int		 n = 0, end = x + w;
+	char		 a[FMT_MAX], c1[32], times[160], lag[64];
+	const char	*tag = NULL;
+	uint64_t	 pw = 0;
+	int		 n = 0, end = x + w, cmdw = 0, tagattr = LINES_GOOD;
+	int		 full;
 
-	n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n, "event %s",
-	    fmt_time(a, m->now));
-	if (m->prog.has_wall) {
-		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
-		n += lines_putf(l, y, x + n, LINES_DIM, end - x - n, " @%s",
-		    header_clock(c1, sizeof c1, pw, 1));
-	}
-	if (st->wall_ns != 0)
-		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
-		    "  wall %s", header_clock(c2, sizeof c2, st->wall_ns, 0));
-	if (m->prog.has_wall && st->kind != EVTOP_SRC_FILE &&
-	    st->wall_ns != 0 && st->conn == EVTOP_CONN_OPEN) {
-		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
-		if (st->wall_ns > pw)
-			n += lines_putf(l, y, x + n, st->wall_ns - pw >
-			    2000000000ULL ? LINES_WARN : LINES_DIM,
-			    end - x - n, " lag %s", fmt_ns(a, st->wall_ns -
-			    pw));
-	}
+	/* The command and its fate need room first: the times shrink. */
 	if (st->cmd_msg[0] != '\0') {
-		n += lines_put(l, y, x + n, LINES_NORMAL, "  cmd: ",
-		    end - x - n);
-		n += lines_put(l, y, x + n, LINES_ACCENT, st->cmd_msg,
-		    end - x - n);
 		if (st->cmd_seen)
-			lines_put(l, y, x + n, LINES_GOOD, " (seen)",
-			    end - x - n);
-		else if (st->cmd_pending)
-			lines_put(l, y, x + n, LINES_WARN, " (waiting)",
-			    end - x - n);
+			tag = " (seen)";
+		else if (st->cmd_pending) {
+			tag = " (waiting)";
+			tagattr = LINES_WARN;
+		}
+		cmdw = 7 + lines_width(st->cmd_msg, strlen(st->cmd_msg),
+		    l->ascii) + (tag != NULL ? (int)strlen(tag) : 0);
 	}
+	if (m->prog.has_wall)
+		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
+	lag[0] = '\0';
+	if (pw != 0 && st->kind != EVTOP_SRC_FILE && st->wall_ns > pw &&
+	    st->conn == EVTOP_CONN_OPEN)
+		snprintf(lag, sizeof lag, "  lag %s", fmt_ns(a, st->wall_ns -
+		    pw));
+	fmt_time(a, m->now);
+	for (full = 1; full >= 0; full--) {
+		n = snprintf(times, sizeof times, "event %s", a);
+		if (full && pw != 0)
+			n += snprintf(times + n, sizeof times - n, " @%s",
+			    header_clock(c1, sizeof c1, pw, 1));
+		if (full && st->wall_ns != 0)
+			n += snprintf(times + n, sizeof times - n, "  wall %s",
+			    header_clock(c1, sizeof c1, st->wall_ns, 0));
+		snprintf(times + n, sizeof times - n, "%s", lag);
+		if (lines_width(times, strlen(times), l->ascii) + cmdw <= w)
+			break;
+	}
+	n = lines_put(l, y, x, LINES_NORMAL, times, w);
+	if (lag[0] != '\0' && st->wall_ns - pw > 2000000000ULL)
+		lines_attr(l, y, x + n - (int)strlen(lag) + 2,
+		    (int)strlen(lag) - 2, LINES_WARN);
+	if (st->cmd_msg[0] == '\0')
+		return;
+	n += lines_put(l, y, x + n, LINES_NORMAL, "  cmd: ", end - x - n);
+	/* Cut the message, never its fate. */
+	if (tag != NULL && x + n + cmdw - 7 > end)
+		end = lines_put_right(l, y, end, tagattr, tag);
+	n += lines_put(l, y, x + n, LINES_ACCENT, st->cmd_msg, end - x - n);
+	if (tag != NULL && end == x + w)
+		lines_put(l, y, x + n, tagattr, tag, end - x - n);
 }
 
 void

@@ -18,6 +18,7 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_CHAR, 'p', 0, KEYS_PAUSE },
 	{ KEYS_CHAR, 'z', 0, KEYS_RESET },
 	{ KEYS_CHAR, 'l', KEYS_CTRL, KEYS_REDRAW },
+	{ KEYS_CHAR, 'z', KEYS_CTRL, KEYS_SUSPEND },
 
 	{ KEYS_CHAR, '0', 0, KEYS_OVERVIEW },
 	{ KEYS_SYM, KEYS_SYM_ESCAPE, 0, KEYS_OVERVIEW },
@@ -77,6 +78,8 @@ static const struct keys_info keys_infos[] = {
 	    "z", KEYS_ANY, 0 },
 	{ KEYS_REDRAW, "General", "^L", "redraw the screen", NULL, NULL,
 	    KEYS_ANY, 0 },
+	{ KEYS_SUSPEND, "General", "^Z", "suspend (fg to come back)", NULL,
+	    NULL, KEYS_ANY, 0 },
 
 	{ KEYS_OVERVIEW, "Panes", "0 Esc", "overview of the panes", NULL,
 	    NULL, KEYS_ANY, 0 },
@@ -227,7 +230,8 @@ keys_help_render(struct lines *l, int y0, int scroll)
 {
 	const struct keys_info	*ki;
 	const char		*group = NULL;
-	int			 rows = 0, ncol, colw, percol, r, c, keyw = 9;
+	int			 rows = 0, ncol, colw, percol, r, c, k, split;
+	int			 keyw = 9;
 	size_t			 i;
 	struct {
 		const char	*group;
@@ -251,22 +255,30 @@ keys_help_render(struct lines *l, int y0, int scroll)
 		row[rows++].ki = ki;
 	}
 	ncol = l->width >= 76 ? 2 : 1;
-	percol = (rows + ncol - 1) / ncol;
+	split = rows;
+	percol = rows;
 	if (ncol == 2) {
-		/* Start the second column at a group heading. */
-		for (r = percol; r < rows && row[r].group == NULL; r++)
-			;
-		if (r < rows && row[r].group[0] == '\0')
-			r++;
-		if (r - percol > 4 || r >= rows)
-			r = percol;
-		percol = r;
+		/*
+		 * The second column starts at the group heading that makes
+		 * the longer column shortest (the blank row before it is
+		 * dropped).
+		 */
+		for (r = 1; r < rows; r++) {
+			if (row[r].ki != NULL || row[r].group[0] == '\0')
+				continue;
+			k = r - 1 > rows - r ? r - 1 : rows - r;
+			if (k < percol) {
+				percol = k;
+				split = r;
+			}
+		}
 	}
 	colw = l->width / ncol;
 	for (c = 0; c < ncol; c++) {
 		for (r = 0; r < percol; r++) {
-			i = (size_t)(c * percol + r);
-			if ((int)i >= rows || r - scroll < 0 ||
+			i = (size_t)(c == 0 ? r : split + r);
+			if ((c == 0 && (int)i >= split - (ncol == 2)) ||
+			    (int)i >= rows || r - scroll < 0 ||
 			    y0 + r - scroll >= l->height)
 				continue;
 			if (row[i].ki == NULL) {

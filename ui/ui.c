@@ -364,6 +364,12 @@ ui_input(struct ui *ui, int readable, struct evtop_cmd *cmd)
 			ui->pending = 0;
 			if (ui_key(&tkk, &k) != 0)
 				continue;
+			/* libtermkey takes ^Z from the terminal driver: stop
+			 * as it would have, through the loop's handler. */
+			if (keys_lookup(&k) == KEYS_SUSPEND) {
+				raise(SIGTSTP);
+				continue;
+			}
 			a = view_key(ui->view, &k, cmd);
 			if (a != UI_NONE)
 				return a;

@@ -371,6 +371,8 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_REDRAW:
 		v->redraw = 1;
 		return UI_NONE;
+	case KEYS_SUSPEND:
+		return UI_NONE;		/* ui.c stops the process */
 	case KEYS_OVERVIEW:
 		v->zoom = -1;
 		return UI_NONE;

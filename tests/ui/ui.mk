@@ -28,7 +28,16 @@ check-ui: build/tests/ui/test-lines build/tests/ui/test-panes
 	build/tests/ui/test-lines | tail -1
 	build/tests/ui/test-panes tests/fixtures | tail -1
 
-check-e2e-ui: evtop
+build/tests/ui/uifmt: tests/ui/uifmt.c build/ui/fmt.o build/ui/lines.o $(PROTO_OBJ) ui/ui.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+# The fake eventlog-socket producer of tests/sources, for the control keys.
+build/tests/ui/fakeprod: tests/sources/fakeprod.c $(PROTO_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+check-e2e-ui: evtop build/tests/ui/uifmt $(if $(wildcard tests/sources/fakeprod.c),build/tests/ui/fakeprod)
 	tests/e2e-ui/run.sh
 
 bench-ui: build/tests/ui/bench-ui
