@@ -250,6 +250,7 @@ const struct pane_ops pane_heap_ops = {
 	.select = 0,
 	.win = -1,
 	.min = 3,
+	.good = 3,
 	.want = pane_heap_want,
 	.title = pane_heap_title,
 	.render = pane_heap_render,

@@ -603,6 +603,7 @@ view_render(struct view *v, const struct model *m,
 			v->item[i].col = view_place[i].col;
 			v->item[i].prio = view_place[i].prio;
 			v->item[i].min = 1 + v->pane[i].ops->min;
+			v->item[i].good = 1 + v->pane[i].ops->good;
 			v->item[i].want = v->pane[i].ops->want(&v->pane[i], m,
 			    w);
 			if (v->item[i].want > 0)
