@@ -187,6 +187,10 @@ ui_new(const struct evtop_opts *opts, char **cause)
 		goto fail;
 	}
 	set_term(ui->scr);
+	if (tigetstr("cup") == NULL || tigetstr("cup") == (char *)-1) {
+		*cause = strdup("this terminal cannot move the cursor (TERM)");
+		goto fail;
+	}
 	ui_emerg.fd = ui->out_fd;
 	ui_emerg.len = 0;
 	ui_emerg_add("rmcup");
