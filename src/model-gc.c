@@ -7,7 +7,6 @@
  * 1 s and 10 s figures are computed from the ring when asked, the whole-run
  * ones are accumulated as collections end.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,18 +30,35 @@ model_gc_free(struct model *m)
 	(void)m;
 }
 
-/* Public histogram bucket of a pause: half octaves from 1 us. */
+/*
+ * Public histogram bucket of a pause: half octaves from 1 us, that is
+ * 1 + floor(2 log2(ns / 1000)) for ns >= 1000; hist_lo[k - 1] is the
+ * smallest pause in bucket k, ceil(1000 * 2^((k - 1) / 2)).
+ */
+static const uint64_t hist_lo[MODEL_NHIST - 1] = {
+	1000, 1415, 2000, 2829, 4000, 5657, 8000, 11314, 16000, 22628,
+	32000, 45255, 64000, 90510, 128000, 181020, 256000, 362039, 512000,
+	724078, 1024000, 1448155, 2048000, 2896310, 4096000, 5792619,
+	8192000, 11585238, 16384000, 23170476, 32768000, 46340951, 65536000,
+	92681901, 131072000, 185363801, 262144000, 370727601, 524288000,
+	741455201, 1048576000, 1482910401, 2097152000, 2965820801ULL,
+	4194304000ULL, 5931641602ULL, 8388608000ULL,
+};
+
 static int
 hist_bucket(uint64_t ns)
 {
-	int	i;
+	int	lo = 0, hi = MODEL_NHIST - 1, mid;
 
-	if (ns < 1000)
-		return 0;
-	i = 1 + (int)floor(2 * log2((double)ns / 1000.0));
-	if (i < 1)
-		i = 1;
-	return i >= MODEL_NHIST ? MODEL_NHIST - 1 : i;
+	/* The number of bounds at or below ns. */
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (hist_lo[mid] <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Fine bucket: exact below 16 ns, then 16 per octave. */
@@ -312,7 +328,11 @@ gc_begin(struct model *m, uint64_t t)
 	struct model_priv	*p = m->p;
 	struct model_gc_rec	*r = &p->open;
 
-	memset(r, 0, sizeof *r);
+	r->end = r->sync_ns = r->copied = r->slop = r->frag = 0;
+	r->par_max_copied = r->par_tot_copied = r->par_balanced = 0;
+	r->par_threads = 0;
+	r->ncaps = 0;
+	r->live = 0;
 	r->start = t;
 	r->gen = MODEL_GEN_UNKNOWN;
 	r->seq = p->gcseq + 1;

@@ -1,5 +1,36 @@
 /*
  * model-out.c: the model as one line of JSON, or as text like `top -b`.
+ *
+ * The JSON object (times in ns, sizes in bytes, shares 0..1; "1s", "10s"
+ * and "run" are MODEL_W1, MODEL_W10 and MODEL_WRUN):
+ *   time_ns start_ns elapsed_ns
+ *   program	rts args pid ppid wall_clock_ns (of the first event) sessions
+ *		resets caps caps_* heap_info prof_tick_ns heap_prof
+ *   events	{GHC tag name: count}, block markers excluded; events_total
+ *		bytes_total blocks unknown unknown_tags errors last_error late
+ *		headers reorder{held held_bytes forced oversize}
+ *   rates	{1s,10s,run: window_ns events_per_s bytes_per_s}
+ *   caps	[{cap enabled state thread events run_ns gc_ns idle_ns
+ *		util{1s,10s,run} gc_share{...} sparks{...}}]
+ *   threads	created finished live running runnable blocked migrations
+ *		wakeups runs cpu_ns table evicted dropped blocked_by{status:
+ *		{reason threads}} top[{id label state cpu_ns share}] (run)
+ *   gc		collections pause_total_ns pause_max_ns pause_p50/p90/p99_ns
+ *		percentiles_exact sync_total_ns sync_max_ns copied_bytes gc_ns
+ *		window_ns productivity balance by_gen[] no_gen requests
+ *		global_syncs in_gc dropped mmu{10ms,100ms,1s} hist[]
+ *		last_1s{...} last_10s{...} (the same figures per window)
+ *   heap	size live blocks size_max live_max allocated alloc_rate{...}
+ *		mem_return{...} censuses census_samples bands bands_evicted
+ *		last_census top_bands[{band bytes delta share}]
+ *   nonmoving	censuses census_events live_bytes segment_bytes sizes[]
+ *		marks mark_ns marked syncs sync_ns sync_max_ns sweeps sweep_ns
+ *		flushes pruned_events pruned_total
+ *   prof	samples empty tick_ns ccs stacks ccs_evicted stacks_evicted
+ *		cc_defs top_self[{id cost_centre module samples time_ns
+ *		share}] top_total[...] (run; cost_centre null if undefined)
+ *   sparks	created converted fizzled gcd dud overflowed rate_1s rate_10s
+ *   messages	user markers log binary recent[{time_ns cap kind text}]
  */
 #include <stdlib.h>
 #include <string.h>
@@ -316,8 +347,9 @@ json_gc(const struct model *m, FILE *f)
 	fputs("\"gc\":{", f);
 	json_gc_win(f, &g);
 	fprintf(f, ",\"requests\":%llu,\"global_syncs\":%llu,\"in_gc\":%s,"
-	    "\"mmu\":{", (unsigned long long)m->gc.requests,
-	    (unsigned long long)m->gc.syncs, m->gc.in_gc ? "true" : "false");
+	    "\"dropped\":%llu,\"mmu\":{", (unsigned long long)m->gc.requests,
+	    (unsigned long long)m->gc.syncs, m->gc.in_gc ? "true" : "false",
+	    (unsigned long long)m->gc.dropped);
 	for (i = 0; i < MODEL_NMMU; i++) {
 		fprintf(f, "%s\"%s\":", i ? "," : "", mmu_names[i]);
 		if (g.mmu[i] < 0)
@@ -427,10 +459,11 @@ static void
 json_ccs(const struct model *m, FILE *f, int by_total)
 {
 	struct model_cc_row	rows[TOP_N];
-	int			n, i;
+	uint64_t		n;
+	int			k, i;
 
-	n = model_top_ccs(m, MODEL_WRUN, by_total, rows, TOP_N);
-	for (i = 0; i < n; i++) {
+	k = model_top_ccs(m, MODEL_WRUN, by_total, rows, TOP_N);
+	for (i = 0; i < k; i++) {
 		fprintf(f, "%s{\"id\":%u,\"cost_centre\":", i ? "," : "",
 		    rows[i].cc->id);
 		if (rows[i].cc->defined)
@@ -442,9 +475,10 @@ json_ccs(const struct model *m, FILE *f, int by_total)
 			js_str(f, rows[i].cc->module);
 		else
 			fputs("null", f);
-		fprintf(f, ",\"samples\":%llu,\"share\":",
-		    (unsigned long long)(by_total ? rows[i].total :
-		    rows[i].self));
+		n = by_total ? rows[i].total : rows[i].self;
+		fprintf(f, ",\"samples\":%llu,\"time_ns\":%llu,\"share\":",
+		    (unsigned long long)n,
+		    (unsigned long long)(n * m->prog.tick_ns));
 		js_dbl(f, by_total ? rows[i].total_share : rows[i].self_share);
 		fputc('}', f);
 	}

@@ -11,6 +11,10 @@
 #define HASH_FUNCTION(keyptr, keylen, hashv) \
 	((hashv) = model_hash((const void *)(keyptr), (size_t)(keylen)))
 #include <uthash.h>
+/* Expand the bucket array sooner than uthash's 10 per chain: lookups are
+ * the hot path, buckets are 16 bytes. */
+#undef HASH_BKT_CAPACITY_THRESH
+#define HASH_BKT_CAPACITY_THRESH 3U
 
 #define SEC_NS		1000000000ULL
 #define SLOTS_PER_SEC	(SEC_NS / MODEL_SLOT_NS)
@@ -71,12 +75,13 @@ struct mthr {
 	struct wctr	 cpu;
 	uint64_t	 cpu_base;	/* cpu_ns at the last reset */
 	uint32_t	 epoch;
-	struct mthr	*prev, *next;	/* LRU list (live or finished) */
+	struct mthr	*prev, *next;	/* list (live or finished) */
+	uint8_t		 ref;		/* seen since the clock hand passed */
 	UT_hash_handle	 hh;
 };
 
 struct mlist {
-	struct mthr	*head, *tail;	/* head: least recently seen */
+	struct mthr	*head, *tail;	/* head: next for the clock hand */
 };
 
 /* A cost centre. */
@@ -86,14 +91,14 @@ struct mcc {
 	uint64_t	 stamp;		/* sample that last counted it */
 	uint32_t	 epoch;
 	char		*strs;		/* label, module, srcloc (owned) */
+	uint32_t	 def_hash;	/* of the definition's payload */
 	struct mcc	*prev, *next;	/* LRU by last sampled */
 	UT_hash_handle	 hh;
 };
 
 /* A cost-centre stack seen in samples. */
 struct mstack {
-	uint8_t		*key;		/* the ids as sent (big-endian) */
-	uint32_t	*ids;		/* host order, innermost first */
+	uint32_t	*ids;		/* the key: innermost first */
 	uint32_t	 depth;
 	uint64_t	 samples;	/* run (or reset) */
 	uint32_t	 epoch;
@@ -137,6 +142,7 @@ struct rchunk;
 struct rhdr;
 struct rqueue {
 	struct rhdr	*head, *tail;
+	uint64_t	 head_time, head_seq;	/* the head's key, at hand */
 	uint64_t	 n;
 	uint64_t	 tail_time;	/* time of the newest event */
 	int		 stream;	/* the stream it was made for */
@@ -164,6 +170,9 @@ struct model_priv {
 	/* Time. */
 	int		 started;	/* an event has been applied */
 	uint64_t	 slot;		/* number of now's slot */
+	uint64_t	 slot_events, slot_bytes;	/* totals when the slot
+							 * began */
+	uint64_t	 run_events, run_bytes;	/* totals at the reset */
 	struct slot	*slots;		/* [MODEL_NSLOTS] */
 	uint64_t	 run_tot[MODEL_NSERIES];	/* since reset */
 	uint32_t	 epoch;		/* model_reset_window() count */
@@ -173,6 +182,7 @@ struct model_priv {
 	int		 sess_rts, sess_args;	/* set in this session */
 
 	/* Threads. */
+	struct mthr	*thr_cache[256];	/* by id & 255: recent lookups */
 	struct mthr	*thr_hash;
 	struct mthr	*thr_free;
 	struct mthr	**thr_chunks;
@@ -227,6 +237,11 @@ struct model_priv {
 
 	/* Messages. */
 	struct model_msg *msg;		/* [MODEL_NMSG] ring */
+	struct msgraw {
+		uint8_t	 b[MODEL_MSG_LEN];
+		uint16_t len;
+		uint8_t	 done;		/* text made from b */
+	} *msg_raw;			/* [MODEL_NMSG] */
 	uint64_t	 msgseq;
 
 	/* Reordering. */
@@ -252,6 +267,39 @@ uint64_t	 wctr_sum(const struct wctr *, const struct model *,
 uint64_t	 model_win_start_at(uint64_t, uint64_t, enum model_win);
 uint64_t	 model_overlap(uint64_t, uint64_t, uint64_t, uint64_t);
 
+/* Fast paths for the common case, a span within now's slot and second;
+ * the general cases are in model.c. */
+static inline void
+wctr_span_fast(struct wctr *w, uint64_t t0, uint64_t t1)
+{
+	uint64_t	s = t0 / MODEL_SLOT_NS, c = t0 / SEC_NS;
+	uint32_t	d, *f, *k;
+
+	if (t1 > t0 && s == w->fine_at && c == w->coarse_at &&
+	    (t1 - 1) / MODEL_SLOT_NS == s && t1 - t0 < MODEL_SLOT_NS) {
+		d = (uint32_t)(t1 - t0);
+		f = &w->fine[s % WIN_SLOTS];
+		k = &w->coarse[c % WIN_SLOTS];
+		*f = *f > UINT32_MAX - d ? UINT32_MAX : *f + d;
+		*k = *k > UINT32_MAX - d ? UINT32_MAX : *k + d;
+		return;
+	}
+	wctr_span(w, t0, t1);
+}
+
+static inline void
+model_span_ring_fast(const struct model *m, uint32_t *ring, uint64_t t0,
+    uint64_t t1)
+{
+	uint64_t	s = t0 / MODEL_SLOT_NS;
+
+	if (t1 > t0 && s == m->p->slot && (t1 - 1) / MODEL_SLOT_NS == s) {
+		ring[s % MODEL_NSLOTS] += (uint32_t)(t1 - t0);
+		return;
+	}
+	model_span_ring(m, ring, t0, t1);
+}
+
 /* model-caps.c */
 void		 model_caps_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
@@ -263,6 +311,7 @@ void		 model_threads_free(struct model *);
 void		 model_threads_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
 void		 model_threads_tick(struct model *);
+void		 model_threads_gap(struct model *);
 void		 model_thread_cpu(struct model *, struct mthr *, uint64_t,
 		     uint64_t);
 

@@ -13,6 +13,7 @@
 #include "model-priv.h"
 
 #define BAND_NAME_LEN	160
+#define CC_STR_MAX	160	/* bytes kept of a label, module, srcloc */
 
 #define LRU_DEL(head, tail, e) do {					\
 	if ((e)->prev != NULL) (e)->prev->next = (e)->next;		\
@@ -74,7 +75,6 @@ stack_destroy(struct model *m, struct mstack *s)
 
 	HASH_DEL(p->st_hash, s);
 	LRU_DEL(p->st_lru_head, p->st_lru_tail, s);
-	free(s->key);
 	free(s->ids);
 	free(s);
 	m->prof.stacks--;
@@ -132,30 +132,43 @@ cc_get(struct model *m, uint32_t id)
 	return c;
 }
 
+static size_t
+cc_room(uint32_t len)
+{
+	return 3 * (size_t)len > CC_STR_MAX ? CC_STR_MAX : 3 * (size_t)len;
+}
+
 static void
 cc_define(struct model *m, const struct proto_ev *ev)
 {
 	struct mcc		*c;
 	const struct proto_str	*s[3];
 	size_t			 room, off = 0, n;
+	uint32_t		 h;
 	int			 i;
 	char			*buf;
 
 	m->prof.cc_defs++;
 	c = cc_get(m, ev->u.cost_centre.id);
+	/* The same definition again (a reconnection re-sends them all). */
+	h = model_hash(ev->payload, ev->len);
+	if (c->pub.defined && c->def_hash == h)
+		return;
+	c->def_hash = h;
 	s[0] = &ev->u.cost_centre.label;
 	s[1] = &ev->u.cost_centre.module;
 	s[2] = &ev->u.cost_centre.srcloc;
-	/* Sanitizing can grow a byte to three (U+FFFD); keep 1 KiB each. */
+	/* Sanitizing can grow a byte to three (U+FFFD); keep CC_STR_MAX
+	 * bytes of each. */
 	room = 0;
 	for (i = 0; i < 3; i++)
-		room += (s[i]->len > 1024 ? 1024 : 3 * (size_t)s[i]->len) + 1;
+		room += cc_room(s[i]->len) + 1;
 	buf = xmalloc0(room);
 	free(c->strs);
 	c->strs = buf;
 	for (i = 0; i < 3; i++) {
 		n = proto_sanitize(s[i]->p, s[i]->len, buf + off,
-		    (s[i]->len > 1024 ? 1024 : 3 * (size_t)s[i]->len));
+		    cc_room(s[i]->len));
 		buf[off + n] = '\0';
 		if (i == 0)
 			c->pub.label = buf + off;
@@ -194,10 +207,13 @@ stack_get(struct model *m, const struct proto_ccs *ccs)
 {
 	struct model_priv	*p = m->p;
 	struct mstack		*s;
-	size_t			 len = 4 * (size_t)ccs->depth;
-	uint32_t		 i;
+	uint32_t		 ids[255], i;
+	size_t			 len = sizeof ids[0] * ccs->depth;
 
-	HASH_FIND(hh, p->st_hash, ccs->ids, len, s);
+	/* The key is the ids in host order (depth is at most 255). */
+	for (i = 0; i < ccs->depth && i < 255; i++)
+		ids[i] = proto_ccs_at(ccs, i);
+	HASH_FIND(hh, p->st_hash, ids, len, s);
 	if (s != NULL) {
 		LRU_TOUCH(p->st_lru_head, p->st_lru_tail, s);
 		return s;
@@ -207,14 +223,11 @@ stack_get(struct model *m, const struct proto_ccs *ccs)
 		m->prof.stacks_evicted++;
 	}
 	s = xmalloc0(sizeof *s);
-	s->key = xmalloc0(len);
-	memcpy(s->key, ccs->ids, len);
-	s->ids = xmalloc0(ccs->depth * sizeof *s->ids);
-	for (i = 0; i < ccs->depth; i++)
-		s->ids[i] = proto_ccs_at(ccs, i);
+	s->ids = xmalloc0(len);
+	memcpy(s->ids, ids, len);
 	s->depth = ccs->depth;
 	s->epoch = p->epoch;
-	HASH_ADD_KEYPTR(hh, p->st_hash, s->key, len, s);
+	HASH_ADD_KEYPTR(hh, p->st_hash, s->ids, len, s);
 	LRU_ADD(p->st_lru_head, p->st_lru_tail, s);
 	m->prof.stacks++;
 	return s;
@@ -394,7 +407,8 @@ census_begin(struct model *m, uint64_t t, uint64_t era)
 	    MODEL_NCENSUS;
 }
 
-/* A band's name from its cost-centre stack: labels, innermost first. */
+/* A band's name from its cost-centre stack: labels, innermost first, with
+ * a CAF's module in front. */
 static void
 band_ccs_name(struct model *m, const struct proto_ccs *ccs, char *buf,
     size_t size)
@@ -410,7 +424,13 @@ band_ccs_name(struct model *m, const struct proto_ccs *ccs, char *buf,
 		if (i > 0)
 			buf[off++] = '/';
 		c = model_cc_find(m, id);
-		if (c != NULL && c->defined) {
+		if (c != NULL && c->defined && (c->caf ||
+		    strcmp(c->label, "CAF") == 0)) {
+			/* CAFs are told apart by their module. */
+			snprintf(buf + off, size - off, "%s.%s", c->module,
+			    c->label);
+			n = strlen(buf + off);
+		} else if (c != NULL && c->defined) {
 			n = strlen(c->label);
 			if (n > size - off - 1)
 				n = size - off - 1;

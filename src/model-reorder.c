@@ -80,14 +80,14 @@ model_reorder_free(struct reorder *ro)
 	ro->nchunks = 0;
 }
 
-static int
+static inline int
 q_before(const struct reorder *ro, int a, int b)
 {
-	const struct rhdr	*x = ro->q[a].head, *y = ro->q[b].head;
+	const struct rqueue	*x = &ro->q[a], *y = &ro->q[b];
 
-	if (x->time != y->time)
-		return x->time < y->time;
-	return x->seq < y->seq;
+	if (x->head_time != y->head_time)
+		return x->head_time < y->head_time;
+	return x->head_seq < y->head_seq;
 }
 
 static void
@@ -162,8 +162,11 @@ release_one(struct model *m)
 	m->totals.held--;
 	m->totals.held_bytes -= RALIGN(sizeof *h + h->len);
 	q->head = h->next;
-	if (--q->n > 0)
+	if (--q->n > 0) {
+		q->head_time = q->head->time;
+		q->head_seq = q->head->seq;
 		heap_down(ro, 0);
+	}
 	else {
 		q->tail = NULL;
 		ro->heap[0] = ro->heap[--ro->nheap];
@@ -255,7 +258,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	if (need > RCHUNK_BYTES) {
 		/* Too big to copy: what is older goes first, then it. */
 		m->totals.oversize++;
-		while (ro->nheap > 0 && ro->q[ro->heap[0]].head->time <=
+		while (ro->nheap > 0 && ro->q[ro->heap[0]].head_time <=
 		    ev->time)
 			release_one(m);
 		if (!ro->any_released || ev->time > ro->released)
@@ -310,6 +313,8 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	q->tail_time = ev->time;
 	if (q->n++ == 0) {
 		q->head = q->tail = h;
+		q->head_time = h->time;
+		q->head_seq = h->seq;
 		heap_push(ro, qi);
 	} else {
 		q->tail->next = h;
@@ -317,7 +322,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	}
 	if (ev->time > ro->newest)
 		ro->newest = ev->time;
-	while (ro->nheap > 0 && ro->q[ro->heap[0]].head->time + ro->window <=
+	while (ro->nheap > 0 && ro->q[ro->heap[0]].head_time + ro->window <=
 	    ro->newest)
 		release_one(m);
 }

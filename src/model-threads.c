@@ -2,10 +2,12 @@
  * model-threads.c: Haskell threads, their states and CPU time.
  *
  * Threads live in a uthash table over a pool allocated in chunks, never
- * more than MODEL_MAX_THREADS entries.  Two LRU lists (live, finished) give
- * the eviction order: a finished thread is dropped FOLD_NS after it was
- * last seen, and when the table is full the least recently seen finished
- * thread goes first, then the least recently seen live one.
+ * more than MODEL_MAX_THREADS entries.  Two lists (live, finished) in the
+ * order threads joined them give the eviction order, with a second chance
+ * (the CLOCK algorithm) for those seen since the hand last passed: a
+ * finished thread is dropped once it has not been seen for FOLD_NS, and when
+ * the table is full a finished thread goes first, else a live one not seen
+ * lately.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,17 +72,29 @@ list_of(struct model *m, struct mthr *t)
 	    &m->p->thr_live;
 }
 
-/* Seen now: to the tail of its list. */
-static void
+/* Seen now. */
+static inline void
 touch(struct model *m, struct mthr *t)
 {
-	struct mlist	*l = list_of(m, t);
-
 	t->pub.last = m->now;
-	if (l->tail != t) {
+	t->ref = 1;
+}
+
+/* The clock hand: the first entry of l not seen since the hand passed;
+ * the others get their second chance at the tail. */
+static struct mthr *
+clock_victim(struct mlist *l)
+{
+	struct mthr	*t;
+
+	while ((t = l->head)->ref) {
+		t->ref = 0;
+		if (l->head == l->tail)
+			break;
 		list_del(l, t);
 		list_add(l, t);
 	}
+	return t;
 }
 
 static void
@@ -100,15 +114,19 @@ set_state(struct model *m, struct mthr *t, enum model_tstate st, unsigned why)
 {
 	int	fin = t->pub.state == MODEL_T_FINISHED;
 
-	if (why >= MODEL_NREASONS)
-		why = 0;
+	if (why >= MODEL_NREASONS || st != MODEL_T_BLOCKED)
+		why = st == MODEL_T_FINISHED && why < MODEL_NREASONS ? why : 0;
+	if (t->pub.state == st && t->pub.why == why)
+		return;
 	count_state(m, t, -1);
 	if (fin != (st == MODEL_T_FINISHED))
 		list_del(list_of(m, t), t);
 	t->pub.state = st;
 	t->pub.why = (uint8_t)why;
-	if (fin != (st == MODEL_T_FINISHED))
+	if (fin != (st == MODEL_T_FINISHED)) {
+		t->ref = 0;
 		list_add(list_of(m, t), t);
+	}
 	count_state(m, t, 1);
 }
 
@@ -128,6 +146,8 @@ thr_remove(struct model *m, struct mthr *t)
 	}
 	count_state(m, t, -1);
 	list_del(list_of(m, t), t);
+	if (p->thr_cache[t->pub.id & 255] == t)
+		p->thr_cache[t->pub.id & 255] = NULL;
 	HASH_DEL(p->thr_hash, t);
 	t->next = p->thr_free;
 	p->thr_free = t;
@@ -157,7 +177,7 @@ thr_alloc(struct model *m)
 	}
 	if (m->threads.table >= MODEL_MAX_THREADS) {
 		t = p->thr_fin.head != NULL ? p->thr_fin.head :
-		    p->thr_live.head;
+		    clock_victim(&p->thr_live);
 		thr_remove(m, t);
 		m->threads.evicted++;
 	}
@@ -172,8 +192,13 @@ thr_get(struct model *m, uint32_t id)
 	struct model_priv	*p = m->p;
 	struct mthr		*t;
 
+	if ((t = p->thr_cache[id & 255]) != NULL && t->pub.id == id) {
+		touch(m, t);
+		return t;
+	}
 	HASH_FIND(hh, p->thr_hash, &id, sizeof id, t);
 	if (t != NULL) {
+		p->thr_cache[id & 255] = t;
 		touch(m, t);
 		return t;
 	}
@@ -185,6 +210,7 @@ thr_get(struct model *m, uint32_t id)
 	t->pub.created = t->pub.last = m->now;
 	t->epoch = p->epoch;
 	HASH_ADD(hh, p->thr_hash, pub.id, sizeof t->pub.id, t);
+	p->thr_cache[id & 255] = t;
 	list_add(&p->thr_live, t);
 	count_state(m, t, 1);
 	m->threads.table++;
@@ -204,7 +230,7 @@ model_thread_cpu(struct model *m, struct mthr *t, uint64_t t0, uint64_t t1)
 	}
 	t->pub.cpu_ns += t1 - t0;
 	m->threads.cpu_ns += t1 - t0;
-	wctr_span(&t->cpu, t0, t1);
+	wctr_span_fast(&t->cpu, t0, t1);
 }
 
 /* Every new slot: fold finished threads not seen for FOLD_NS. */
@@ -214,12 +240,18 @@ model_threads_tick(struct model *m)
 	struct model_priv	*p = m->p;
 	struct mthr		*t;
 
-	while ((t = p->thr_fin.head) != NULL && t->pub.last + FOLD_NS <
-	    m->now) {
-		thr_remove(m, t);
-		m->threads.dropped++;
+	while ((t = p->thr_fin.head) != NULL) {
+		if (t->pub.last + FOLD_NS < m->now) {
+			thr_remove(m, t);
+			m->threads.dropped++;
+		} else if (t->ref && t->next != NULL) {
+			/* Seen after it finished: look again later. */
+			t->ref = 0;
+			list_del(&p->thr_fin, t);
+			list_add(&p->thr_fin, t);
+		} else
+			break;
 	}
-	model_gauge(m, MODEL_S_THREADS_LIVE, m->threads.live);
 }
 
 static enum model_tstate
@@ -259,7 +291,6 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		}
 		if (c != NULL)
 			t->pub.cap = c->pub.id;
-		model_gauge(m, MODEL_S_THREADS_LIVE, m->threads.live);
 		break;
 	case PROTO_CREATE_SPARK_THREAD:
 		t = thr_get(m, ev->u.thread.thread);
@@ -296,7 +327,6 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 			model_count(m, MODEL_S_THREADS_FINISHED, now, 1);
 		}
 		set_state(m, t, st, ev->u.stop.status);
-		model_gauge(m, MODEL_S_THREADS_LIVE, m->threads.live);
 		break;
 	case PROTO_THREAD_RUNNABLE:
 		t = thr_get(m, ev->u.thread.thread);
@@ -321,6 +351,20 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		model_copy_text(t->pub.label, sizeof t->pub.label,
 		    ev->u.label.label.p, ev->u.label.label.len);
 		break;
+	}
+}
+
+/* A gap in the stream: no thread is known to run any more. */
+void
+model_threads_gap(struct model *m)
+{
+	struct mthr	*t, *tmp;
+
+	if (m->threads.by_state[MODEL_T_RUNNING] == 0)
+		return;
+	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
+		if (t->pub.state == MODEL_T_RUNNING)
+			set_state(m, t, MODEL_T_RUNNABLE, 0);
 	}
 }
 

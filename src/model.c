@@ -14,6 +14,7 @@
 
 static void	model_init(struct model *);
 static void	model_fini(struct model *);
+static void	model_session_gap(struct model *);
 
 static void *
 xcalloc(size_t n, size_t size)
@@ -53,6 +54,7 @@ model_init(struct model *m)
 	p->nmrec = xcalloc(MODEL_NNMREC, sizeof *p->nmrec);
 	p->census = xcalloc(MODEL_NCENSUS, sizeof *p->census);
 	p->msg = xcalloc(MODEL_NMSG, sizeof *p->msg);
+	p->msg_raw = xcalloc(MODEL_NMSG, sizeof *p->msg_raw);
 	model_threads_init(m);
 	model_gc_init(m);
 	model_prof_init(m);
@@ -78,6 +80,7 @@ model_fini(struct model *m)
 	free(p->nmrec);
 	free(p->census);
 	free(p->msg);
+	free(p->msg_raw);
 }
 
 void
@@ -149,6 +152,42 @@ model_header(struct model *m, const struct proto_dec *dec)
 	p->sess_rts = p->sess_args = 0;
 	/* The first session decides nothing; later ones may be a new program. */
 	p->sess_new = m->prog.sessions > 1;
+	if (p->sess_new && p->started)
+		model_session_gap(m);
+}
+
+/*
+ * What happened between two sessions is lost: spans still open end at the
+ * last event seen (a cap is not counted as running through the gap), an
+ * unfinished collection is dropped, running threads become runnable.
+ */
+static void
+model_session_gap(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	struct mcap		*c;
+	int			 i;
+
+	for (i = 0; i < m->prog.ncaps; i++) {
+		if ((c = (struct mcap *)m->caps[i]) == NULL)
+			continue;
+		model_cap_close(m, c, m->now);
+		c->pub.state = MODEL_CAP_IDLE;
+		c->cur = NULL;
+		c->in_gc = 0;
+	}
+	model_threads_gap(m);
+	if (m->gc.in_gc)
+		m->gc.dropped++;
+	m->gc.in_gc = 0;
+	p->n_in_gc = 0;
+	p->nocap_in_gc = 0;
+	p->req_pending = 0;
+	p->stats_pending = p->live_pending = 0;
+	p->nm_in_sync = p->nm_marking = 0;
+	p->nm_open = 0;
+	m->nm.phase = MODEL_NM_IDLE;
+	m->hprof.in_census = 0;
 }
 
 void
@@ -218,11 +257,18 @@ model_advance(struct model *m, uint64_t s)
 {
 	struct model_priv	*p = m->p;
 	struct slot		*prev = &p->slots[p->slot % MODEL_NSLOTS];
-	struct slot		 carry = *prev;
+	struct slot		 carry;
 	struct mcap		*c;
 	uint64_t		 from, i;
 	int			 k, j;
 
+	/* The slot being left gets its events, bytes and live threads. */
+	prev->v[MODEL_S_THREADS_LIVE] = m->threads.live;
+	prev->v[MODEL_S_EVENTS] += m->totals.events - p->slot_events;
+	prev->v[MODEL_S_BYTES] += m->totals.bytes - p->slot_bytes;
+	p->slot_events = m->totals.events;
+	p->slot_bytes = m->totals.bytes;
+	carry = *prev;
 	from = s - p->slot > MODEL_NSLOTS ? s - MODEL_NSLOTS + 1 : p->slot + 1;
 	for (i = from; i <= s; i++) {
 		struct slot *sl = &p->slots[i % MODEL_NSLOTS];
@@ -251,6 +297,8 @@ model_start(struct model *m, uint64_t t)
 	m->prog.start = t;
 	m->reset_at = t;
 	p->slot = t / MODEL_SLOT_NS;
+	p->slot_events = p->run_events = m->totals.events;
+	p->slot_bytes = p->run_bytes = m->totals.bytes;
 }
 
 void
@@ -393,21 +441,56 @@ model_open_part(const struct model *m, enum model_series s, uint64_t lo,
 	return v;
 }
 
+/* A counter's value in slot a, with what the current slot has pending. */
+static uint64_t
+slot_val(const struct model *m, uint64_t a, enum model_series s)
+{
+	const struct model_priv	*p = m->p;
+	const struct mcap	*c;
+	uint64_t		 v = p->slots[a % MODEL_NSLOTS].v[s];
+	int			 i;
+
+	if (s == MODEL_S_RUN_NS) {
+		for (i = 0; i < m->prog.ncaps; i++)
+			if ((c = (const struct mcap *)m->caps[i]) != NULL)
+				v += c->run[a % MODEL_NSLOTS];
+	}
+	if (a == p->slot && s == MODEL_S_THREADS_LIVE)
+		v = m->threads.live;
+	if (a == p->slot && s == MODEL_S_EVENTS)
+		v += m->totals.events - p->slot_events;
+	if (a == p->slot && s == MODEL_S_BYTES)
+		v += m->totals.bytes - p->slot_bytes;
+	return v;
+}
+
 uint64_t
 model_sum(const struct model *m, enum model_series s, enum model_win w)
 {
 	const struct model_priv	*p = m->p;
 	uint64_t		 lo, a, v = 0;
+	int			 i;
 
 	if (!p->started)
 		return 0;
 	if (s >= MODEL_S_FIRST_GAUGE)
-		return p->slots[p->slot % MODEL_NSLOTS].v[s];
+		return slot_val(m, p->slot, s);
 	lo = model_win_start(m, w);
-	if (w == MODEL_WRUN)
+	if (w == MODEL_WRUN) {
+		if (s == MODEL_S_EVENTS)
+			return m->totals.events - p->run_events;
+		if (s == MODEL_S_BYTES)
+			return m->totals.bytes - p->run_bytes;
+		if (s == MODEL_S_RUN_NS) {
+			for (i = 0; i < m->prog.ncaps; i++)
+				if (m->caps[i] != NULL)
+					v += m->caps[i]->run_ns;
+			return v + model_open_part(m, s, lo, m->now);
+		}
 		return p->run_tot[s] + model_open_part(m, s, lo, m->now);
+	}
 	for (a = lo / MODEL_SLOT_NS; a <= p->slot; a++)
-		v += p->slots[a % MODEL_NSLOTS].v[s];
+		v += slot_val(m, a, s);
 	return v + model_open_part(m, s, lo, m->now);
 }
 
@@ -437,7 +520,7 @@ model_history(const struct model *m, enum model_series s, double *out, int n)
 	if (a < first)
 		a = first;
 	for (; a <= p->slot; a++) {
-		out[k] = (double)p->slots[a % MODEL_NSLOTS].v[s];
+		out[k] = (double)slot_val(m, a, s);
 		if (s < MODEL_S_FIRST_GAUGE) {
 			lo = a * MODEL_SLOT_NS;
 			out[k] += (double)model_open_part(m, s, lo,
@@ -590,6 +673,8 @@ model_reset_window(struct model *m)
 
 	model_reorder_flush(m);
 	m->reset_at = m->now;
+	p->run_events = m->totals.events;
+	p->run_bytes = m->totals.bytes;
 	p->epoch++;
 	memset(p->run_tot, 0, sizeof p->run_tot);
 	for (i = 0; i < m->prog.ncaps; i++) {
@@ -795,14 +880,18 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 	m->totals.bytes += ev->size;
 	if (m->tag_count[ev->tag]++ == 0 && ev->kind == PROTO_KIND_UNKNOWN)
 		m->totals.unknown_tags++;
-	model_count(m, MODEL_S_EVENTS, t, 1);
-	model_count(m, MODEL_S_BYTES, t, ev->size);
-	if (ev->kind != PROTO_NONMOVING_HEAP_CENSUS)
-		p->nm_in_run = 0;
+	/* Events and bytes per slot and since the reset are differences of
+	 * these totals (see model_advance); a late event counts now. */
+	p->nm_in_run &= ev->kind == PROTO_NONMOVING_HEAP_CENSUS;
 
-	c = ev->cap >= 0 ? model_cap_get(m, ev->cap) : NULL;
-	if (c != NULL)
-		c->pub.events++;
+	c = NULL;
+	if (ev->cap >= 0) {
+		if (ev->cap >= MODEL_MAX_CAPS ||
+		    (c = (struct mcap *)m->caps[ev->cap]) == NULL)
+			c = model_cap_get(m, ev->cap);
+		if (c != NULL)
+			c->pub.events++;
+	}
 	switch (ev->kind) {
 	case PROTO_CREATE_THREAD:
 	case PROTO_RUN_THREAD:

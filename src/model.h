@@ -47,7 +47,7 @@ enum model_win {
 #define MODEL_MAX_CAPS	 256		/* caps >= this are counted only */
 #define MODEL_MAX_THREADS 100000
 #define MODEL_MAX_CCS	 65536
-#define MODEL_MAX_STACKS 65536
+#define MODEL_MAX_STACKS 32768
 #define MODEL_MAX_BANDS	 8192
 #define MODEL_NGCREC	 4096		/* GC records kept */
 #define MODEL_NMSG	 512		/* messages kept */
@@ -57,7 +57,7 @@ enum model_win {
 #define MODEL_NTREND	 16		/* censuses in a band's trend */
 #define MODEL_NGEN	 8		/* generations counted (higher: last) */
 #define MODEL_NHIST	 48		/* pause histogram buckets */
-#define MODEL_NM_SIZES	 32		/* nonmoving size classes (log2) */
+#define MODEL_NM_SIZES	 32		/* nonmoving size classes kept */
 #define MODEL_NNMREC	 256		/* nonmoving cycles kept */
 #define MODEL_NMMU	 3		/* MMU windows: 10 ms, 100 ms, 1 s */
 
@@ -126,7 +126,8 @@ struct model_cap {
 	enum model_cap_state state;
 	uint64_t	 since;		/* time the state began */
 	uint32_t	 thread;	/* running now, valid in MODEL_CAP_RUN */
-	uint64_t	 run_ns, gc_ns;	/* whole run (since reset), closed spans */
+	uint64_t	 run_ns, gc_ns;	/* whole run (since reset), closed spans;
+					 * model_cap_util() adds the open one */
 	uint64_t	 events;
 	struct model_sparks sparks;
 };
@@ -139,10 +140,11 @@ struct model_util {
 };
 
 /* ------------------------------------------------------------------ */
-/* Threads.  Table of at most MODEL_MAX_THREADS; a thread finished more than
- * 10 s ago is folded into the totals and dropped; when the table is full the
- * least recently seen finished thread is evicted, else the least recently
- * seen live one (threads.evicted counts both kinds of eviction). */
+/* Threads.  Table of at most MODEL_MAX_THREADS; a finished thread not seen
+ * for 10 s is folded into the totals and dropped (threads.dropped); when
+ * the table is full a finished thread is evicted first, else a live one not
+ * seen lately (CLOCK second chance, close to least recently seen);
+ * threads.evicted counts these. */
 
 enum model_tstate {
 	MODEL_T_RUNNABLE,	/* created, woken, yielded: waiting for a cap */
@@ -229,9 +231,9 @@ struct model_gc_win {
 	 * share of any window of that length in the run; -1 while the run
 	 * is shorter than the window. */
 	double		 mmu[MODEL_NMMU];
-	/* Pause histogram: bucket 0 holds pauses < 1 us, bucket i (i >= 1)
-	 * pauses in [2^((i-1)/2) us, 2^(i/2) us) (half octaves from 1 us);
-	 * the last bucket holds everything above. */
+	/* Pause histogram in half octaves from 1 us: bucket 0 holds pauses
+	 * under 1000 ns, bucket i >= 1 those from ceil(1000 * 2^((i-1)/2)) ns
+	 * to the next bucket's start; the last bucket has no end. */
 	uint64_t	 hist[MODEL_NHIST];
 };
 
@@ -243,6 +245,7 @@ struct model_gc {
 	uint64_t	 open_start;	/* its start */
 	uint64_t	 gc_ns;		/* time with a collection running */
 	uint64_t	 recs;		/* records in the ring (<= MODEL_NGCREC) */
+	uint64_t	 dropped;	/* unfinished when a session ended */
 };
 
 extern const uint64_t model_mmu_ns[MODEL_NMMU];
@@ -254,8 +257,9 @@ struct model_heap {
 	uint64_t	 size, live, blocks;	/* latest HEAP_SIZE, HEAP_LIVE,
 						 * BLOCKS_SIZE */
 	uint64_t	 size_max, live_max;
-	uint64_t	 allocated;	/* HEAP_ALLOCATED summed over capsets:
-					 * bytes allocated since the start */
+	uint64_t	 allocated;	/* bytes allocated since the start: the
+					 * HEAP_ALLOCATED counts (cumulative,
+					 * one per cap) summed */
 	/* MEM_RETURN, in megablocks. */
 	uint64_t	 mr_events;
 	uint32_t	 mr_current, mr_needed, mr_returned;
@@ -311,13 +315,15 @@ struct model_nonmoving {
 /* ------------------------------------------------------------------ */
 /* Time profile (PROF_SAMPLE_COST_CENTRE).  A sample counts once for its
  * whole stack, once as "self" for the innermost cost centre and once as
- * "total" for every distinct cost centre in the stack.  Tables: cost
- * centres (MODEL_MAX_CCS) and stacks (MODEL_MAX_STACKS); when full, the
- * least recently sampled entry is evicted (counted). */
+ * "total" for every distinct cost centre in the stack; samples times
+ * prog.tick_ns is time.  Tables: cost centres (MODEL_MAX_CCS) and stacks
+ * (MODEL_MAX_STACKS); when full, the least recently sampled (or defined)
+ * entry is evicted (counted). */
 
 struct model_cc {
 	uint32_t	 id;
-	const char	*label, *module, *srcloc;	/* "" when not defined */
+	const char	*label, *module, *srcloc;	/* "" when not defined;
+							 * 160 bytes at most */
 	int		 defined;	/* HEAP_PROF_COST_CENTRE seen */
 	int		 caf;
 	uint64_t	 self, total;	/* samples over the run (or reset) */
@@ -347,8 +353,8 @@ struct model_prof {
 
 /* ------------------------------------------------------------------ */
 /* Heap profile (HEAP_PROF_SAMPLE_BEGIN .. END).  Bands are keyed by cost
- * centre stack (163) or label (164); MODEL_MAX_BANDS, evicting the band
- * absent from the most censuses when full (counted). */
+ * centre stack (163) or label (164); at most MODEL_MAX_BANDS, evicting the
+ * band whose last census is the oldest when full (counted). */
 
 struct model_band {
 	const char	*name;		/* label, or the stack's labels a/b/c */

@@ -37,10 +37,13 @@ check-model-asan: build/san/t_model build/san/batch_driver
 		    2>&1 || { echo "not ok - batch_driver $$f"; exit 1; }; \
 	done; echo "batch under ASan/UBSan: $(words $(MODEL_FILES)) logs ok"
 
-# Large log: the bench area's generator when it is there, else a corpus file
-# replayed many times in-process.
-bench-model: build/tests/bench_model $(wildcard $(BENCH_LOG))
-	build/tests/bench_model $(firstword $(wildcard $(BENCH_LOG)) $(BENCH_SRC))
+# merge + model, merge alone, model alone and decode + reorder + model over
+# the bench area's large log (one pass), then `--batch --json` end to end.
+bench-model: build/tests/bench_model build/tests/batch_driver build/bench/runrss $(BENCH_LOG)
+	build/tests/bench_model $(BENCH_LOG) 1
+	build/bench/runrss "evtop --batch --json $$(($$(stat -c %s $(BENCH_LOG)) >> 20)) MB" build/tests/batch_driver --json $(BENCH_LOG)
+
+BENCHES += bench-model
 
 asan: check-model-asan
 CHECKS += check-model check-model-asan

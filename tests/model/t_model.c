@@ -1028,15 +1028,22 @@ t_sessions(void)
 	lb_block(&b, 0, 0);
 	ev_thr(&b, PROTO_CREATE_THREAD, 10, 1);
 	lb_end(&b);
+	ev_thr(&b, PROTO_RUN_THREAD, 20, 1);
+	lb_end(&b);
 	/* Reconnect, GHC 9.0.2 style: no start-up events. */
 	lb_header(&b);
 	lb_block(&b, 0, 0);
 	ev_thr(&b, PROTO_CREATE_THREAD, 5 * SEC, 2);
+	ev_stop(&b, 5 * SEC + 100, 1, 3);
 	m = run(&b, 1);
 	EQ(m->prog.sessions, 2);
 	EQ(m->prog.resets, 0);
 	EQ(m->threads.created, 2);
 	EQ(m->prog.pid, 100);
+	/* Thread 1 ran from 20 ns to the end of the first session only. */
+	EQ(model_thread_find(m, 1)->cpu_ns, 0);
+	EQ(m->caps[0]->run_ns, 0);
+	EQ(m->threads.by_state[MODEL_T_RUNNING], 0);
 	model_free(m);
 
 	/* Same pid again: goes on. */
@@ -1065,9 +1072,61 @@ t_sessions(void)
 	EQ(m->threads.created, 1);
 	EQ(m->threads.table, 1);
 	EQ(m->now, 200);
-	EQ(m->totals.events, 9);
+	EQ(m->totals.events, 11);
 	CHECK(strcmp(m->prog.rts_id, "GHC-9.4 rts") == 0, "rts %s",
 	    m->prog.rts_id);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Full profile tables evict and count. */
+static void
+t_table_evictions(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m;
+	char		 name[32];
+	uint32_t	 ids[2];
+	uint8_t		 era[8];
+	int		 i;
+
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	for (i = 0; i < MODEL_MAX_CCS + 100; i++) {
+		snprintf(name, sizeof name, "cc%d", i);
+		ev_cc(&b, 1, (uint32_t)i, name, "M");
+	}
+	for (i = 0; i < MODEL_MAX_STACKS + 50; i++) {
+		ids[0] = (uint32_t)i;
+		ids[1] = MODEL_MAX_CCS + 50;
+		ev_prof(&b, 2, ids, 2);
+	}
+	be(era, 1, 8);
+	ev(&b, PROTO_HEAP_PROF_SAMPLE_BEGIN, 3, era, 8);
+	for (i = 0; i < MODEL_MAX_BANDS + 10; i++) {
+		snprintf(name, sizeof name, "band%d", i);
+		ev_hsample_str(&b, 4, 100, name);
+	}
+	ev(&b, PROTO_HEAP_PROF_SAMPLE_END, 5, era, 8);
+	m = run(&b, 0);
+	EQ(m->prof.cc_defs, MODEL_MAX_CCS + 100);
+	EQ(m->prof.ccs, MODEL_MAX_CCS);
+	/* 100 by the definitions, then the samples' new ids push out
+	 * definitions never sampled. */
+	CHECK(m->prof.ccs_evicted >= 100, "ccs evicted %llu",
+	    (unsigned long long)m->prof.ccs_evicted);
+	EQ(m->prof.stacks, MODEL_MAX_STACKS);
+	EQ(m->prof.stacks_evicted, 50);
+	EQ(m->hprof.bands, MODEL_MAX_BANDS);
+	EQ(m->hprof.bands_evicted, 10);
+	/* One defined late and in every sample: kept, with its name; one
+	 * defined first and never sampled: evicted. */
+	CHECK(model_cc_find(m, MODEL_MAX_CCS + 50) != NULL &&
+	    strcmp(model_cc_find(m, MODEL_MAX_CCS + 50)->label, "cc65586") ==
+	    0, "kept");
+	EQ(model_cc_find(m, MODEL_MAX_CCS + 50)->total, MODEL_MAX_STACKS + 50);
+	CHECK(model_cc_find(m, 0) == NULL || !model_cc_find(m, 0)->defined ||
+	    model_cc_find(m, 0)->total > 0, "cc0");
 	model_free(m);
 	lb_free(&b);
 }
@@ -1203,6 +1262,94 @@ t_file_vs_live(const char *path)
 	model_free(a);
 }
 
+/* Read everything the UI can read, to /dev/null: no crash, no leak. */
+static void
+read_all(const struct model *m, FILE *null)
+{
+	struct model_thread_row	 tr[16];
+	struct model_cc_row	 cr[16];
+	struct model_stack_row	 sr[16];
+	struct model_band_row	 br[16];
+	struct model_gc_win	 g;
+	struct model_util	 u;
+	double			 h[MODEL_NSLOTS];
+	int			 w, i;
+
+	model_json(m, null);
+	model_text(m, null);
+	for (w = 0; w < MODEL_NWIN; w++) {
+		model_gc_window(m, (enum model_win)w, &g);
+		model_caps_util(m, (enum model_win)w, &u);
+		(void)model_threads_sorted(m, (enum model_win)w,
+		    MODEL_TSORT_TOTAL, tr, 16);
+		(void)model_top_ccs(m, (enum model_win)w, 1, cr, 16);
+		(void)model_top_stacks(m, (enum model_win)w, sr, 16);
+	}
+	(void)model_top_bands(m, br, 16);
+	for (i = 0; i < MODEL_NSERIES; i++)
+		(void)model_history(m, (enum model_series)i, h, MODEL_NSLOTS);
+	for (i = 0; i < m->prog.ncaps; i++)
+		if (m->caps[i] != NULL)
+			(void)model_cap_history(m, m->caps[i], h, MODEL_NSLOTS);
+	for (i = 0; model_gc_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_msg_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_census_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_nm_recent(m, i) != NULL; i++)
+		;
+}
+
+/* Damaged copies of a log, fed live through a small buffer: the model
+ * takes whatever the decoder makes of them. */
+static void
+t_mutations(const char *path, int rounds)
+{
+	struct lb	 raw = { 0 }, cp = { 0 };
+	struct model	*m;
+	char		 buf[65536];
+	size_t		 n, i, k;
+	uint32_t	 x = 2463534242u;
+	FILE		*f, *null;
+	int		 r;
+
+	if ((f = fopen(path, "rb")) == NULL || (null = fopen("/dev/null",
+	    "w")) == NULL)
+		return;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		put(&raw, buf, n);
+	fclose(f);
+	for (r = 0; r < rounds && raw.n > 0; r++) {
+		cp.n = 0;
+		put(&cp, raw.p, raw.n);
+		/* A few random bytes, then maybe a cut or a doubled part. */
+		for (k = 0; k < 1 + (size_t)r % 8; k++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			cp.p[x % cp.n] = (uint8_t)(x >> 8);
+		}
+		if (r % 3 == 1)
+			cp.n = x % cp.n;
+		else if (r % 3 == 2 && cp.n > 64) {
+			i = x % (cp.n / 2);
+			put(&cp, cp.p + i, cp.n / 4);
+		}
+		m = model_new();
+		model_set_reorder(m, (uint64_t)(r % 4) * SEC / 4, 1);
+		feed(m, &cp);
+		if (r % 5 == 0)
+			model_reset_window(m);
+		read_all(m, null);
+		model_flush(m);
+		read_all(m, null);
+		CHECK(m->totals.held == 0, "%s: held after flush", path);
+		model_free(m);
+	}
+	free(raw.p);
+	free(cp.p);
+	fclose(null);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1222,8 +1369,11 @@ main(int argc, char **argv)
 	t_sessions();
 	t_errors();
 	t_history();
-	for (i = 1; i < argc; i++)
+	t_table_evictions();
+	for (i = 1; i < argc; i++) {
 		t_file_vs_live(argv[i]);
+		t_mutations(argv[i], 24);
+	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
