@@ -65,10 +65,10 @@ struct loop {
 	int		 saw_end;	/* the last unit was the end marker */
 	uint64_t	 last_data;	/* when bytes last came */
 	int		 held;		/* the model may hold events back */
-	enum evtop_conn	 last_conn;
-	char		 last_cmd[sizeof ((struct evtop_status *)0)->cmd_msg];
+	char		 last_msg[sizeof ((struct evtop_status *)0)->conn_msg];
 
 	uint64_t	 events;
+	uint64_t	 max_time;	/* latest event time, this connection */
 	uint64_t	 rate_at, rate_events;
 
 	int		 quit;
@@ -265,8 +265,15 @@ loop_read_signals(struct loop *l, int fd)
 static void
 loop_event(struct loop *l, const struct proto_ev *ev)
 {
-	if (l->ctl != NULL)
+	switch (ev->kind) {
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_HEAP_PROF_SAMPLE_BEGIN:
+	case PROTO_PROF_SAMPLE_COST_CENTRE:
 		control_event(l->ctl, ev);
+		break;
+	}
+	if (ev->time > l->max_time)
+		l->max_time = ev->time;
 	model_apply(l->model, ev);
 	l->events++;
 }
@@ -331,6 +338,7 @@ loop_feed(struct loop *l, const uint8_t *p, size_t n)
 			proto_dec_reset(l->dec);
 		}
 	}
+	control_time(l->ctl, l->max_time);
 	l->held = 1;
 	l->changed = 1;
 }
@@ -340,6 +348,7 @@ loop_connection_start(struct loop *l)
 {
 	proto_dec_reset(l->dec);
 	l->saw_end = 0;
+	l->max_time = 0;
 	control_connected(l->ctl);
 	loop_log(l, "%s: open", l->opts->target);
 }
@@ -365,7 +374,6 @@ loop_connection_end(struct loop *l)
 	control_disconnected(l->ctl);
 	model_flush(l->model);
 	l->held = 0;
-	loop_log(l, "%s: %s", l->opts->target, l->src->msg);
 	l->changed = 1;
 }
 
@@ -538,7 +546,6 @@ loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
 
 	memset(l, 0, sizeof *l);
 	l->opts = opts;
-	l->last_conn = (enum evtop_conn)-1;
 	if (opts->log != NULL && (l->log = fopen(opts->log, "a")) == NULL) {
 		source_cause(cause, "%s: %s", opts->log, strerror(errno));
 		return -1;
@@ -626,6 +633,19 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 	l->changed = 1;
 }
 
+/*
+ * When the next draw may be: LOOP_DRAW_NS after this one ended, or twice
+ * as long as it took if the terminal is slow, so that at least two thirds
+ * of the time go to reading the source.
+ */
+static uint64_t
+loop_next_draw(uint64_t began, uint64_t ended)
+{
+	uint64_t	took = ended - began;
+
+	return ended + (2 * took > LOOP_DRAW_NS ? 2 * took : LOOP_DRAW_NS);
+}
+
 static int
 loop_min_timeout(int a, int b)
 {
@@ -647,22 +667,24 @@ loop_ms_until(uint64_t at, uint64_t now)
 	return ms > 60000 ? 60000 : (int)ms;
 }
 
-/* Log what changed in the connection and in the command status. */
+/* Log what changed in the connection and in the commands (and tell
+ * stderr too in --batch). */
 static void
 loop_note(struct loop *l, int batch)
 {
-	if (l->st.conn != l->last_conn) {
-		l->last_conn = l->st.conn;
+	const char	*n;
+
+	if (strcmp(l->st.conn_msg, l->last_msg) != 0) {
+		memcpy(l->last_msg, l->st.conn_msg, sizeof l->last_msg);
 		loop_log(l, "%s: %s", l->opts->target, l->st.conn_msg);
 		if (batch)
 			fprintf(stderr, "evtop: %s: %s\n", l->opts->target,
 			    l->st.conn_msg);
 	}
-	if (strcmp(l->st.cmd_msg, l->last_cmd) != 0) {
-		memcpy(l->last_cmd, l->st.cmd_msg, sizeof l->last_cmd);
-		loop_log(l, "control: %s", l->st.cmd_msg);
-		if (batch && l->st.cmd_msg[0] != '\0')
-			fprintf(stderr, "evtop: %s\n", l->st.cmd_msg);
+	while ((n = control_note(l->ctl)) != NULL) {
+		loop_log(l, "control: %s", n);
+		if (batch)
+			fprintf(stderr, "evtop: %s\n", n);
 	}
 }
 
@@ -809,7 +831,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		if (l.changed && now >= l.next_draw) {
 			ui->draw(l.ui, l.model, &l.st, 1);
 			l.changed = 0;
-			l.next_draw = now + LOOP_DRAW_NS;
+			l.next_draw = loop_next_draw(now, source_now());
 		} else
 			ui->draw(l.ui, l.model, &l.st, 0);
 	}

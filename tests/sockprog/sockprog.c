@@ -30,6 +30,11 @@
  *   SOCKPROG_LATE		start with the RTS's own writer (+RTS -l) and
  *				switch to this one from Haskell, with
  *				endEventLogging() and startEventLogging()
+ *   SOCKPROG_DROP_AFTER=N	drop the first client after sending it N
+ *				bytes (the program goes on; a client that
+ *				reconnects gets the header and what follows)
+ * With neither socket variable set, there is no server: the program is an
+ * ordinary one and the RTS's own writer (+RTS -l -ol FILE) is used.
  *
  * The writer is installed from a C main() (RtsConfig.eventlog_writer), so
  * that the first client sees the whole log from its start-up events; with
@@ -96,6 +101,7 @@ static size_t		 qbytes;
 static int		 stopping, stopped;
 static unsigned		 nclients;
 static int		 junk;
+static unsigned long long drop_after, sent_first;
 static int		 waiting_first;
 static uint64_t		 last_time;	/* for the junk block marker */
 
@@ -378,6 +384,13 @@ send_some(void)
 		}
 		c->off += (size_t)w;
 		qbytes -= (size_t)w;
+		if (nclients == 1 && drop_after > 0) {
+			sent_first += (unsigned long long)w;
+			if (sent_first >= drop_after) {
+				pthread_mutex_unlock(&mu);
+				return -1;	/* drop this client */
+			}
+		}
 		if (c->off < c->len)
 			break;
 		qhead = c->next;
@@ -554,11 +567,8 @@ start_server(void)
 	const char	*host = getenv("GHC_EVENTLOG_INET_HOST");
 	const char	*port = getenv("GHC_EVENTLOG_INET_PORT");
 
-	if (path == NULL && port == NULL) {
-		fprintf(stderr, "sockprog: set GHC_EVENTLOG_UNIX_PATH or "
-		    "GHC_EVENTLOG_INET_PORT\n");
-		exit(2);
-	}
+	if (getenv("SOCKPROG_DROP_AFTER") != NULL)
+		drop_after = strtoull(getenv("SOCKPROG_DROP_AFTER"), NULL, 10);
 	if (pipe(wake) != 0)
 		die("pipe");
 	fcntl(wake[0], F_SETFL, O_NONBLOCK);
@@ -581,6 +591,13 @@ start_server(void)
 /* ------------------------------------------------------------------ */
 /* For the Haskell side. */
 
+static int
+serving(void)
+{
+	return getenv("GHC_EVENTLOG_UNIX_PATH") != NULL ||
+	    getenv("GHC_EVENTLOG_INET_PORT") != NULL;
+}
+
 /*
  * Wait up to ms for a command; 1 and "NS:ID" in buf when one came, 2 when
  * it is sockprog:1 (quit), 0 if none.
@@ -598,6 +615,11 @@ sockprog_next_command(char *buf, int size, int ms)
 	if (ts.tv_nsec >= 1000000000) {
 		ts.tv_sec++;
 		ts.tv_nsec -= 1000000000;
+	}
+	if (wake[0] == -1) {
+		/* No server: no commands; just wait. */
+		usleep((useconds_t)ms * 1000);
+		return 0;
 	}
 	pthread_mutex_lock(&mu);
 	while (cmd_n == 0 && !stopped) {
@@ -631,7 +653,7 @@ sockprog_clients(void)
 void
 sockprog_late_start(void)
 {
-	if (getenv("SOCKPROG_LATE") == NULL)
+	if (getenv("SOCKPROG_LATE") == NULL || !serving())
 		return;
 	start_server();
 	endEventLogging();
@@ -646,7 +668,7 @@ main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	conf.rts_opts_enabled = RtsOptsAll;
-	if (getenv("SOCKPROG_LATE") == NULL) {
+	if (serving() && getenv("SOCKPROG_LATE") == NULL) {
 		start_server();
 		conf.eventlog_writer = &sockprog_writer;
 	}
