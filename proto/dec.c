@@ -43,6 +43,7 @@ struct proto_dec {
 	struct proto_types *types;
 	struct proto_types *building;	/* header being read */
 	int		 shared;	/* types borrowed, never rebuilt */
+	int		 frame_only;	/* no fields but block markers' */
 	enum dec_state	 state;
 
 	uint8_t		*buf;
@@ -70,23 +71,31 @@ struct proto_dec {
 
 static const uint8_t magic_hdrb[4] = { 'h', 'd', 'r', 'b' };
 
-static uint16_t
+static inline uint16_t
 be16(const uint8_t *p)
 {
-	return (uint16_t)((p[0] << 8) | p[1]);
+	uint16_t	v;
+
+	memcpy(&v, p, 2);
+	return __builtin_bswap16(v);
 }
 
-static uint32_t
+static inline uint32_t
 be32(const uint8_t *p)
 {
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	    ((uint32_t)p[2] << 8) | p[3];
+	uint32_t	v;
+
+	memcpy(&v, p, 4);
+	return __builtin_bswap32(v);
 }
 
-static uint64_t
+static inline uint64_t
 be64(const uint8_t *p)
 {
-	return ((uint64_t)be32(p) << 32) | be32(p + 4);
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
 }
 
 static struct proto_types *
@@ -184,6 +193,17 @@ proto_dec_reset(struct proto_dec *d)
 	d->err[0] = '\0';
 }
 
+/*
+ * Frame events but leave the fields of fixed-size ones undecoded (ev.u is
+ * not filled for them): for a reader that decodes the events it keeps
+ * later, with proto_dec_one().  Malformed events are still reported.
+ */
+void
+proto_dec_frame_only(struct proto_dec *d)
+{
+	d->frame_only = 1;
+}
+
 /* Go on reading at a stream offset, in a known block context. */
 void
 proto_dec_seek(struct proto_dec *d, uint64_t off, int32_t cap, int64_t left)
@@ -214,6 +234,7 @@ proto_dec_feed(struct proto_dec *d, const void *data, size_t len)
 	size_t	n;
 
 	if (d->start > 0 && d->bufsize - d->end < len) {
+		/* Compact: this forgets the consumed bytes proto_dec_peek sees. */
 		memmove(d->buf, d->buf + d->start, d->end - d->start);
 		d->end -= d->start;
 		d->start = 0;
@@ -231,8 +252,6 @@ consume(struct proto_dec *d, size_t n)
 {
 	d->start += n;
 	d->off += n;
-	if (d->start == d->end)
-		d->start = d->end = 0;
 }
 
 static enum proto_res
@@ -492,7 +511,9 @@ data_step(struct proto_dec *d, struct proto_ev *ev)
 	ev->off = d->off;
 	consume(d, (size_t)total);
 
-	why = proto_fields(ev);
+	/* Only a variable-size event can be malformed once framed. */
+	why = d->frame_only && ev->kind != PROTO_BLOCK_MARKER &&
+	    ev->size == 10 + ev->len ? NULL : proto_fields(ev);
 	if (ev->kind == PROTO_BLOCK_MARKER) {
 		/* As the reference: the block's size counts from the marker. */
 		d->block_cap = ev->u.block.cap == 0xffff ? PROTO_NO_CAP :
@@ -557,6 +578,20 @@ uint64_t
 proto_dec_skipped(const struct proto_dec *d)
 {
 	return d->skipped;
+}
+
+/*
+ * The bytes of an event decoded earlier, if the buffer still holds them:
+ * consumed bytes stay until a later proto_dec_feed() makes room.
+ */
+const uint8_t *
+proto_dec_peek(const struct proto_dec *d, uint64_t off, size_t len)
+{
+	uint64_t	base = d->off - d->start;
+
+	if (off < base || off + len > base + d->end)
+		return NULL;
+	return d->buf + (off - base);
 }
 
 /* Stream offset of the first byte not yet decoded. */

@@ -105,7 +105,9 @@ struct rd {
 	const char	*bad;
 };
 
-static int
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE int
 need(struct rd *r, uint32_t n)
 {
 	if (r->bad != NULL)
@@ -117,7 +119,7 @@ need(struct rd *r, uint32_t n)
 	return 1;
 }
 
-static uint8_t
+INLINE uint8_t
 u8(struct rd *r)
 {
 	uint8_t	v;
@@ -130,39 +132,45 @@ u8(struct rd *r)
 	return v;
 }
 
-static uint16_t
+INLINE uint16_t
 u16(struct rd *r)
 {
 	uint16_t	v;
 
 	if (!need(r, 2))
 		return 0;
-	v = (uint16_t)((r->p[0] << 8) | r->p[1]);
+	memcpy(&v, r->p, 2);
+	v = __builtin_bswap16(v);
 	r->p += 2;
 	r->left -= 2;
 	return v;
 }
 
-static uint32_t
+INLINE uint32_t
 u32(struct rd *r)
 {
 	uint32_t	v;
 
 	if (!need(r, 4))
 		return 0;
-	v = ((uint32_t)r->p[0] << 24) | ((uint32_t)r->p[1] << 16) |
-	    ((uint32_t)r->p[2] << 8) | r->p[3];
+	memcpy(&v, r->p, 4);
+	v = __builtin_bswap32(v);
 	r->p += 4;
 	r->left -= 4;
 	return v;
 }
 
-static uint64_t
+INLINE uint64_t
 u64(struct rd *r)
 {
-	uint64_t	hi = u32(r);
+	uint64_t	v;
 
-	return (hi << 32) | u32(r);
+	if (!need(r, 8))
+		return 0;
+	memcpy(&v, r->p, 8);
+	r->p += 8;
+	r->left -= 8;
+	return __builtin_bswap64(v);
 }
 
 /* The rest of the payload. */

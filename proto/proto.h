@@ -258,6 +258,7 @@ const char	 *proto_dec_error(const struct proto_dec *);
 uint64_t	  proto_dec_error_offset(const struct proto_dec *);
 uint64_t	  proto_dec_skipped(const struct proto_dec *);
 uint64_t	  proto_dec_offset(const struct proto_dec *);
+const uint8_t	 *proto_dec_peek(const struct proto_dec *, uint64_t, size_t);
 uint64_t	  proto_dec_pending(const struct proto_dec *);
 int		  proto_dec_in_data(const struct proto_dec *);
 unsigned	  proto_dec_headers(const struct proto_dec *);
@@ -265,6 +266,7 @@ int		  proto_dec_type_size(const struct proto_dec *, uint16_t);
 const char	 *proto_dec_type_desc(const struct proto_dec *, uint16_t);
 unsigned	  proto_dec_ntypes(const struct proto_dec *);
 uint16_t	  proto_dec_type_at(const struct proto_dec *, unsigned);
+void		  proto_dec_frame_only(struct proto_dec *);
 void		  proto_dec_seek(struct proto_dec *, uint64_t, int32_t,
 		      int64_t);
 enum proto_res	  proto_dec_one(const struct proto_dec *, const void *, size_t,

@@ -5,8 +5,6 @@
  * buildEventInfo); ../shared/spec/EVENT_TABLE.md lists it.  The output is
  * not NUL-terminated and is cut if it does not fit.
  */
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +15,8 @@ struct out {
 	size_t	 n, size;
 };
 
-static void
+/* Inlined: with PUTL's constant lengths, memcpy becomes a few moves. */
+static inline __attribute__((always_inline)) void
 put(struct out *o, const char *s, size_t len)
 {
 	if (len > o->size - o->n)
@@ -32,23 +31,92 @@ puts_(struct out *o, const char *s)
 	put(o, s, strlen(s));
 }
 
-static void
-printf_(struct out *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* A string literal: its length is known when compiling. */
+#define PUTL(o, lit)	put((o), (lit), sizeof (lit) - 1)
 
-static void
-printf_(struct out *o, const char *fmt, ...)
+static const char pairs[] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
+
+static unsigned
+digits(uint64_t v)
 {
-	char	tmp[256];
-	va_list	ap;
-	int	n;
+	unsigned	n = 1;
 
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		put(o, tmp, (size_t)n < sizeof tmp ? (size_t)n :
-		    sizeof tmp - 1);
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+/* v in decimal, written from its last digit back, in place. */
+static void
+dec64(struct out *o, uint64_t v)
+{
+	unsigned	 n = digits(v);
+	char		*d;
+	uint32_t	 low;
+
+	if (o->size - o->n < n)
+		return;
+	d = o->p + o->n + n;
+	o->n += n;
+	/* Eight digits at a time in 32 bits: cheaper than 64-bit division. */
+	while (v >= 100000000) {
+		low = (uint32_t)(v % 100000000);
+		v /= 100000000;
+		memcpy(d - 2, pairs + 2 * (low % 100), 2);
+		low /= 100;
+		memcpy(d - 4, pairs + 2 * (low % 100), 2);
+		low /= 100;
+		memcpy(d - 6, pairs + 2 * (low % 100), 2);
+		low /= 100;
+		memcpy(d - 8, pairs + 2 * low, 2);
+		d -= 8;
+	}
+	low = (uint32_t)v;
+	while (low >= 100) {
+		d -= 2;
+		memcpy(d, pairs + 2 * (low % 100), 2);
+		low /= 100;
+	}
+	if (low >= 10)
+		memcpy(d - 2, pairs + 2 * low, 2);
+	else
+		d[-1] = (char)('0' + low);
+}
+
+static void
+hex64(struct out *o, uint64_t v)
+{
+	char	tmp[24];
+	size_t	i = sizeof tmp;
+
+	do {
+		tmp[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	put(o, tmp + i, sizeof tmp - i);
+}
+
+static void
+decs(struct out *o, int v)
+{
+	if (v < 0) {
+		put(o, "-", 1);
+		dec64(o, (uint64_t)-(int64_t)v);
+	} else
+		dec64(o, (uint64_t)v);
 }
 
 /* Text fields: decoded leniently, as Data.Text does. */
@@ -83,9 +151,11 @@ stack(struct out *o, const struct proto_ccs *c)
 {
 	uint32_t	i;
 
-	for (i = 0; i < c->depth; i++)
-		printf_(o, i == 0 ? "%" PRIu32 : ", %" PRIu32,
-		    proto_ccs_at(c, i));
+	for (i = 0; i < c->depth; i++) {
+		if (i > 0)
+			PUTL(o, ", ");
+		dec64(o, proto_ccs_at(c, i));
+	}
 }
 
 static const char *
@@ -120,16 +190,19 @@ stop(struct out *o, const struct proto_ev *ev)
 	int		 info;
 
 	s = proto_stop_status(ev->u.stop.status, &info);
-	printf_(o, "stopping thread %" PRIu32 " (", ev->u.stop.thread);
-	if (info && ev->u.stop.has_info)
-		printf_(o, "%s%" PRIu32, s, ev->u.stop.info);
-	else if (ev->u.stop.status == 8)
-		puts_(o, "blocked on a black hole");
+	PUTL(o, "stopping thread ");
+	dec64(o, ev->u.stop.thread);
+	PUTL(o, " (");
+	if (info && ev->u.stop.has_info) {
+		puts_(o, s);
+		dec64(o, ev->u.stop.info);
+	} else if (ev->u.stop.status == 8)
+		PUTL(o, "blocked on a black hole");
 	else if (ev->u.stop.status == 2)
-		puts_(o, "stack overflow");
+		PUTL(o, "stack overflow");
 	else
 		puts_(o, s);
-	puts_(o, ")");
+	PUTL(o, ")");
 }
 
 static void
@@ -138,21 +211,25 @@ heap_prof_begin(struct out *o, const struct proto_ev *ev)
 	const char	*b = proto_breakdown_name(ev->u.heap_prof_begin.breakdown);
 	int		 i, any = 0;
 
-	printf_(o, "start heap profiling %u at sampling period %" PRIu64
-	    " broken down by ", ev->u.heap_prof_begin.id,
-	    ev->u.heap_prof_begin.period);
+	PUTL(o, "start heap profiling ");
+	dec64(o, ev->u.heap_prof_begin.id);
+	PUTL(o, " at sampling period ");
+	dec64(o, ev->u.heap_prof_begin.period);
+	PUTL(o, " broken down by ");
 	if (b != NULL)
 		puts_(o, b);
-	else
-		printf_(o, "unknown (%" PRIu32 ")",
-		    ev->u.heap_prof_begin.breakdown);
+	else {
+		PUTL(o, "unknown (");
+		dec64(o, ev->u.heap_prof_begin.breakdown);
+		PUTL(o, ")");
+	}
 	for (i = 0; i < 7; i++) {
 		if (ev->u.heap_prof_begin.filter[i].len == 0)
 			continue;
 		if (!any++)
-			puts_(o, " filtered by ");
+			PUTL(o, " filtered by ");
 		text(o, ev->u.heap_prof_begin.filter[i]);
-		puts_(o, ", ");
+		PUTL(o, ", ");
 	}
 }
 
@@ -177,456 +254,613 @@ info(struct out *o, const struct proto_ev *ev, const struct proto_dec *d)
 
 	switch (ev->kind) {
 	case PROTO_BLOCK_MARKER:
-		printf_(o, "event block: cap %u, end time: %" PRIu64 "\n",
-		    ev->u.block.cap, ev->u.block.end_time);
+		PUTL(o, "event block: cap ");
+		dec64(o, ev->u.block.cap);
+		PUTL(o, ", end time: ");
+		dec64(o, ev->u.block.end_time);
+		PUTL(o, "\n");
 		break;
 	case PROTO_STARTUP:
-		printf_(o, "startup: %u capabilities", ev->u.startup.n);
+		PUTL(o, "startup: ");
+		dec64(o, ev->u.startup.n);
+		PUTL(o, " capabilities");
 		break;
 	case PROTO_CREATE_THREAD:
-		printf_(o, "creating thread %" PRIu32, ev->u.thread.thread);
+		PUTL(o, "creating thread ");
+		dec64(o, ev->u.thread.thread);
 		break;
 	case PROTO_RUN_THREAD:
-		printf_(o, "running thread %" PRIu32, ev->u.thread.thread);
+		PUTL(o, "running thread ");
+		dec64(o, ev->u.thread.thread);
 		break;
 	case PROTO_STOP_THREAD:
 		stop(o, ev);
 		break;
 	case PROTO_THREAD_RUNNABLE:
-		printf_(o, "thread %" PRIu32 " is runnable",
-		    ev->u.thread.thread);
+		PUTL(o, "thread ");
+		dec64(o, ev->u.thread.thread);
+		PUTL(o, " is runnable");
 		break;
 	case PROTO_MIGRATE_THREAD:
-		printf_(o, "migrating thread %" PRIu32 " to cap %u",
-		    ev->u.migrate.thread, ev->u.migrate.cap);
+		PUTL(o, "migrating thread ");
+		dec64(o, ev->u.migrate.thread);
+		PUTL(o, " to cap ");
+		dec64(o, ev->u.migrate.cap);
 		break;
 	case PROTO_CREATE_SPARK_THREAD:
-		printf_(o, "creating spark thread %" PRIu32,
-		    ev->u.thread.thread);
+		PUTL(o, "creating spark thread ");
+		dec64(o, ev->u.thread.thread);
 		break;
 	case PROTO_SPARK_COUNTERS:
-		printf_(o, "spark stats: %" PRIu64 " created, %" PRIu64
-		    " converted, %" PRIu64 " remaining (%" PRIu64
-		    " overflowed, %" PRIu64 " dud, %" PRIu64 " GC'd, %" PRIu64
-		    " fizzled)", ev->u.sparks.crt, ev->u.sparks.cnv,
-		    ev->u.sparks.rem, ev->u.sparks.ovf, ev->u.sparks.dud,
-		    ev->u.sparks.gcd, ev->u.sparks.fiz);
+		PUTL(o, "spark stats: ");
+		dec64(o, ev->u.sparks.crt);
+		PUTL(o, " created, ");
+		dec64(o, ev->u.sparks.cnv);
+		PUTL(o, " converted, ");
+		dec64(o, ev->u.sparks.rem);
+		PUTL(o, " remaining (");
+		dec64(o, ev->u.sparks.ovf);
+		PUTL(o, " overflowed, ");
+		dec64(o, ev->u.sparks.dud);
+		PUTL(o, " dud, ");
+		dec64(o, ev->u.sparks.gcd);
+		PUTL(o, " GC'd, ");
+		dec64(o, ev->u.sparks.fiz);
+		PUTL(o, " fizzled)");
 		break;
 	case PROTO_SPARK_CREATE:
-		puts_(o, "spark created");
+		PUTL(o, "spark created");
 		break;
 	case PROTO_SPARK_DUD:
-		puts_(o, "dud spark discarded");
+		PUTL(o, "dud spark discarded");
 		break;
 	case PROTO_SPARK_OVERFLOW:
-		puts_(o, "overflowed spark discarded");
+		PUTL(o, "overflowed spark discarded");
 		break;
 	case PROTO_SPARK_RUN:
 	case PROTO_RUN_SPARK:
-		puts_(o, "running a local spark");
+		PUTL(o, "running a local spark");
 		break;
 	case PROTO_SPARK_STEAL:
-		printf_(o, "stealing a spark from cap %u", ev->u.cap.cap);
+		PUTL(o, "stealing a spark from cap ");
+		dec64(o, ev->u.cap.cap);
 		break;
 	case PROTO_STEAL_SPARK:
-		printf_(o, "stealing a spark from cap %u", ev->u.migrate.cap);
+		PUTL(o, "stealing a spark from cap ");
+		dec64(o, ev->u.migrate.cap);
 		break;
 	case PROTO_SPARK_FIZZLE:
-		puts_(o, "spark fizzled");
+		PUTL(o, "spark fizzled");
 		break;
 	case PROTO_SPARK_GC:
-		puts_(o, "spark GCed");
+		PUTL(o, "spark GCed");
 		break;
 	case PROTO_TASK_CREATE:
-		printf_(o, "task 0x%" PRIx64 " created on cap %u with OS "
-		    "kernel thread %" PRIu64, ev->u.task_create.task,
-		    ev->u.task_create.cap, ev->u.task_create.tid);
+		PUTL(o, "task 0x");
+		hex64(o, ev->u.task_create.task);
+		PUTL(o, " created on cap ");
+		dec64(o, ev->u.task_create.cap);
+		PUTL(o, " with OS kernel thread ");
+		dec64(o, ev->u.task_create.tid);
 		break;
 	case PROTO_TASK_MIGRATE:
-		printf_(o, "task 0x%" PRIx64 " migrated from cap %u to cap %u",
-		    ev->u.task_migrate.task, ev->u.task_migrate.cap,
-		    ev->u.task_migrate.new_cap);
+		PUTL(o, "task 0x");
+		hex64(o, ev->u.task_migrate.task);
+		PUTL(o, " migrated from cap ");
+		dec64(o, ev->u.task_migrate.cap);
+		PUTL(o, " to cap ");
+		dec64(o, ev->u.task_migrate.new_cap);
 		break;
 	case PROTO_TASK_DELETE:
-		printf_(o, "task 0x%" PRIx64 " deleted", ev->u.task.task);
+		PUTL(o, "task 0x");
+		hex64(o, ev->u.task.task);
+		PUTL(o, " deleted");
 		break;
 	case PROTO_SHUTDOWN:
-		puts_(o, "shutting down");
+		PUTL(o, "shutting down");
 		break;
 	case PROTO_THREAD_WAKEUP:
-		printf_(o, "waking up thread %" PRIu32 " on cap %u",
-		    ev->u.migrate.thread, ev->u.migrate.cap);
+		PUTL(o, "waking up thread ");
+		dec64(o, ev->u.migrate.thread);
+		PUTL(o, " on cap ");
+		dec64(o, ev->u.migrate.cap);
 		break;
 	case PROTO_THREAD_LABEL:
-		printf_(o, "thread %" PRIu32 " has label \"",
-		    ev->u.label.thread);
+		PUTL(o, "thread ");
+		dec64(o, ev->u.label.thread);
+		PUTL(o, " has label \"");
 		text(o, ev->u.label.label);
 		puts_(o, "\"");
 		break;
 	case PROTO_REQUEST_SEQ_GC:
-		puts_(o, "requesting sequential GC");
+		PUTL(o, "requesting sequential GC");
 		break;
 	case PROTO_REQUEST_PAR_GC:
-		puts_(o, "requesting parallel GC");
+		PUTL(o, "requesting parallel GC");
 		break;
 	case PROTO_GC_START:
-		puts_(o, "starting GC");
+		PUTL(o, "starting GC");
 		break;
 	case PROTO_GC_END:
-		puts_(o, "finished GC");
+		PUTL(o, "finished GC");
 		break;
 	case PROTO_GC_WORK:
-		puts_(o, "GC working");
+		PUTL(o, "GC working");
 		break;
 	case PROTO_GC_IDLE:
-		puts_(o, "GC idle");
+		PUTL(o, "GC idle");
 		break;
 	case PROTO_GC_DONE:
-		puts_(o, "GC done");
+		PUTL(o, "GC done");
 		break;
 	case PROTO_GC_GLOBAL_SYNC:
-		puts_(o, "all caps stopped for GC");
+		PUTL(o, "all caps stopped for GC");
 		break;
 	case PROTO_GC_STATS_GHC:
-		printf_(o, "GC stats for heap capset %" PRIu32 ": generation %u"
-		    ", %" PRIu64 " bytes copied, %" PRIu64 " bytes slop, %"
-		    PRIu64 " bytes fragmentation, %" PRIu32 " par threads, %"
-		    PRIu64 " bytes max par copied, %" PRIu64
-		    " bytes total par copied", ev->u.gc_stats.capset,
-		    ev->u.gc_stats.gen, ev->u.gc_stats.copied,
-		    ev->u.gc_stats.slop, ev->u.gc_stats.frag,
-		    ev->u.gc_stats.par_n_threads,
-		    ev->u.gc_stats.par_max_copied,
-		    ev->u.gc_stats.par_tot_copied);
-		if (ev->u.gc_stats.has_balanced)
-			printf_(o, ", %" PRIu64 " bytes balanced par copied",
-			    ev->u.gc_stats.par_balanced_copied);
+		PUTL(o, "GC stats for heap capset ");
+		dec64(o, ev->u.gc_stats.capset);
+		PUTL(o, ": generation ");
+		dec64(o, ev->u.gc_stats.gen);
+		PUTL(o, ", ");
+		dec64(o, ev->u.gc_stats.copied);
+		PUTL(o, " bytes copied, ");
+		dec64(o, ev->u.gc_stats.slop);
+		PUTL(o, " bytes slop, ");
+		dec64(o, ev->u.gc_stats.frag);
+		PUTL(o, " bytes fragmentation, ");
+		dec64(o, ev->u.gc_stats.par_n_threads);
+		PUTL(o, " par threads, ");
+		dec64(o, ev->u.gc_stats.par_max_copied);
+		PUTL(o, " bytes max par copied, ");
+		dec64(o, ev->u.gc_stats.par_tot_copied);
+		PUTL(o, " bytes total par copied");
+		if (ev->u.gc_stats.has_balanced) {
+			PUTL(o, ", ");
+			dec64(o, ev->u.gc_stats.par_balanced_copied);
+			PUTL(o, " bytes balanced par copied");
+		}
 		break;
 	case PROTO_HEAP_ALLOCATED:
-		printf_(o, "allocated on heap capset %" PRIu32 ": %" PRIu64
-		    " total bytes till now", ev->u.heap.capset,
-		    ev->u.heap.bytes);
+		PUTL(o, "allocated on heap capset ");
+		dec64(o, ev->u.heap.capset);
+		PUTL(o, ": ");
+		dec64(o, ev->u.heap.bytes);
+		PUTL(o, " total bytes till now");
 		break;
 	case PROTO_HEAP_SIZE:
-		printf_(o, "size of heap capset %" PRIu32 ": %" PRIu64
-		    " bytes", ev->u.heap.capset, ev->u.heap.bytes);
+		PUTL(o, "size of heap capset ");
+		dec64(o, ev->u.heap.capset);
+		PUTL(o, ": ");
+		dec64(o, ev->u.heap.bytes);
+		PUTL(o, " bytes");
 		break;
 	case PROTO_BLOCKS_SIZE:
-		printf_(o, "blocks size of heap capset %" PRIu32 ": %" PRIu64
-		    " bytes", ev->u.heap.capset, ev->u.heap.bytes);
+		PUTL(o, "blocks size of heap capset ");
+		dec64(o, ev->u.heap.capset);
+		PUTL(o, ": ");
+		dec64(o, ev->u.heap.bytes);
+		PUTL(o, " bytes");
 		break;
 	case PROTO_HEAP_LIVE:
-		printf_(o, "live data in heap capset %" PRIu32 ": %" PRIu64
-		    " bytes", ev->u.heap.capset, ev->u.heap.bytes);
+		PUTL(o, "live data in heap capset ");
+		dec64(o, ev->u.heap.capset);
+		PUTL(o, ": ");
+		dec64(o, ev->u.heap.bytes);
+		PUTL(o, " bytes");
 		break;
 	case PROTO_HEAP_INFO_GHC:
-		printf_(o, "heap stats for heap capset %" PRIu32 ": generations"
-		    " %u, %" PRIu64 " bytes max heap size, %" PRIu64 " bytes "
-		    "alloc area size, %" PRIu64 " bytes mblock size, %" PRIu64
-		    " bytes block size", ev->u.heap_info.capset,
-		    ev->u.heap_info.gens, ev->u.heap_info.max_heap,
-		    ev->u.heap_info.alloc_area, ev->u.heap_info.mblock,
-		    ev->u.heap_info.block);
+		PUTL(o, "heap stats for heap capset ");
+		dec64(o, ev->u.heap_info.capset);
+		PUTL(o, ": generations ");
+		dec64(o, ev->u.heap_info.gens);
+		PUTL(o, ", ");
+		dec64(o, ev->u.heap_info.max_heap);
+		PUTL(o, " bytes max heap size, ");
+		dec64(o, ev->u.heap_info.alloc_area);
+		PUTL(o, " bytes alloc area size, ");
+		dec64(o, ev->u.heap_info.mblock);
+		PUTL(o, " bytes mblock size, ");
+		dec64(o, ev->u.heap_info.block);
+		PUTL(o, " bytes block size");
 		break;
 	case PROTO_MEM_RETURN:
-		printf_(o, "memory returned (mblocks): current(%" PRIu32
-		    ") needed(%" PRIu32 ") returned(%" PRIu32 ")",
-		    ev->u.mem_return.current, ev->u.mem_return.needed,
-		    ev->u.mem_return.returned);
+		PUTL(o, "memory returned (mblocks): current(");
+		dec64(o, ev->u.mem_return.current);
+		PUTL(o, ") needed(");
+		dec64(o, ev->u.mem_return.needed);
+		PUTL(o, ") returned(");
+		dec64(o, ev->u.mem_return.returned);
+		PUTL(o, ")");
 		break;
 	case PROTO_CAP_CREATE:
-		printf_(o, "created cap %u", ev->u.cap.cap);
+		PUTL(o, "created cap ");
+		dec64(o, ev->u.cap.cap);
 		break;
 	case PROTO_CAP_DELETE:
-		printf_(o, "deleted cap %u", ev->u.cap.cap);
+		PUTL(o, "deleted cap ");
+		dec64(o, ev->u.cap.cap);
 		break;
 	case PROTO_CAP_DISABLE:
-		printf_(o, "disabled cap %u", ev->u.cap.cap);
+		PUTL(o, "disabled cap ");
+		dec64(o, ev->u.cap.cap);
 		break;
 	case PROTO_CAP_ENABLE:
-		printf_(o, "enabled cap %u", ev->u.cap.cap);
+		PUTL(o, "enabled cap ");
+		dec64(o, ev->u.cap.cap);
 		break;
 	case PROTO_LOG_MSG:
 	case PROTO_USER_MSG:
 		text(o, ev->u.msg);
 		break;
 	case PROTO_USER_MARKER:
-		puts_(o, "marker: ");
+		PUTL(o, "marker: ");
 		text(o, ev->u.msg);
 		break;
 	case PROTO_CAPSET_CREATE:
-		printf_(o, "created capset %" PRIu32 " of type %s",
-		    ev->u.capset_create.capset,
-		    capset_type(ev->u.capset_create.type));
+		PUTL(o, "created capset ");
+		dec64(o, ev->u.capset_create.capset);
+		PUTL(o, " of type ");
+		puts_(o, capset_type(ev->u.capset_create.type));
 		break;
 	case PROTO_CAPSET_DELETE:
-		printf_(o, "deleted capset %" PRIu32, ev->u.capset.capset);
+		PUTL(o, "deleted capset ");
+		dec64(o, ev->u.capset.capset);
 		break;
 	case PROTO_CAPSET_ASSIGN_CAP:
-		printf_(o, "assigned cap %u to capset %" PRIu32,
-		    ev->u.capset_cap.cap, ev->u.capset_cap.capset);
+		PUTL(o, "assigned cap ");
+		dec64(o, ev->u.capset_cap.cap);
+		PUTL(o, " to capset ");
+		dec64(o, ev->u.capset_cap.capset);
 		break;
 	case PROTO_CAPSET_REMOVE_CAP:
-		printf_(o, "removed cap %u from capset %" PRIu32,
-		    ev->u.capset_cap.cap, ev->u.capset_cap.capset);
+		PUTL(o, "removed cap ");
+		dec64(o, ev->u.capset_cap.cap);
+		PUTL(o, " from capset ");
+		dec64(o, ev->u.capset_cap.capset);
 		break;
 	case PROTO_OSPROCESS_PID:
-		printf_(o, "capset %" PRIu32 ": pid %" PRIu32,
-		    ev->u.pid.capset, ev->u.pid.pid);
+		PUTL(o, "capset ");
+		dec64(o, ev->u.pid.capset);
+		PUTL(o, ": pid ");
+		dec64(o, ev->u.pid.pid);
 		break;
 	case PROTO_OSPROCESS_PPID:
-		printf_(o, "capset %" PRIu32 ": parent pid %" PRIu32,
-		    ev->u.pid.capset, ev->u.pid.pid);
+		PUTL(o, "capset ");
+		dec64(o, ev->u.pid.capset);
+		PUTL(o, ": parent pid ");
+		dec64(o, ev->u.pid.pid);
 		break;
 	case PROTO_WALL_CLOCK_TIME:
-		printf_(o, "capset %" PRIu32 ": wall clock time %" PRIu64
-		    "s %" PRIu32 "ns (unix epoch)", ev->u.wall.capset,
-		    ev->u.wall.sec, ev->u.wall.nsec);
+		PUTL(o, "capset ");
+		dec64(o, ev->u.wall.capset);
+		PUTL(o, ": wall clock time ");
+		dec64(o, ev->u.wall.sec);
+		PUTL(o, "s ");
+		dec64(o, ev->u.wall.nsec);
+		PUTL(o, "ns (unix epoch)");
 		break;
 	case PROTO_RTS_IDENTIFIER:
-		printf_(o, "capset %" PRIu32 ": RTS version \"",
-		    ev->u.capset_str.capset);
+		PUTL(o, "capset ");
+		dec64(o, ev->u.capset_str.capset);
+		PUTL(o, ": RTS version \"");
 		text(o, ev->u.capset_str.s);
 		puts_(o, "\"");
 		break;
 	case PROTO_PROGRAM_ARGS:
 	case PROTO_PROGRAM_ENV:
-		printf_(o, "capset %" PRIu32 ": %s: ", ev->u.capset_str.capset,
-		    ev->kind == PROTO_PROGRAM_ARGS ? "args" : "env");
+		PUTL(o, "capset ");
+		dec64(o, ev->u.capset_str.capset);
+		PUTL(o, ": ");
+		puts_(o, ev->kind == PROTO_PROGRAM_ARGS ? "args" : "env");
+		PUTL(o, ": ");
 		o->n += proto_haskell_show_list(ev->u.capset_str.s.p,
 		    ev->u.capset_str.s.len, o->p + o->n, o->size - o->n);
 		break;
 	case PROTO_INTERN_STRING:
 		puts_(o, "Interned string: \"");
 		latin1(o, ev->u.intern.s);
-		printf_(o, "\" with id %" PRIu32, ev->u.intern.id);
+		PUTL(o, "\" with id ");
+		dec64(o, ev->u.intern.id);
 		break;
 	case PROTO_VERSION:
-		puts_(o, "compiler version is ");
+		PUTL(o, "compiler version is ");
 		latin1(o, ev->u.msg);
 		break;
 	case PROTO_PROGRAM_INVOCATION:
-		puts_(o, "program invocation: ");
+		PUTL(o, "program invocation: ");
 		latin1(o, ev->u.msg);
 		break;
 	case PROTO_EDEN_START_RECEIVE:
-		puts_(o, "starting to receive");
+		PUTL(o, "starting to receive");
 		break;
 	case PROTO_EDEN_END_RECEIVE:
-		puts_(o, "stop receiving");
+		PUTL(o, "stop receiving");
 		break;
 	case PROTO_CREATE_PROCESS:
-		printf_(o, "creating process %" PRIu32, ev->u.u32x2.a);
+		PUTL(o, "creating process ");
+		dec64(o, ev->u.u32x2.a);
 		break;
 	case PROTO_KILL_PROCESS:
-		printf_(o, "killing process %" PRIu32, ev->u.u32x2.a);
+		PUTL(o, "killing process ");
+		dec64(o, ev->u.u32x2.a);
 		break;
 	case PROTO_ASSIGN_THREAD_TO_PROCESS:
-		printf_(o, "assigning thread %" PRIu32 " to process %" PRIu32,
-		    ev->u.u32x2.a, ev->u.u32x2.b);
+		PUTL(o, "assigning thread ");
+		dec64(o, ev->u.u32x2.a);
+		PUTL(o, " to process ");
+		dec64(o, ev->u.u32x2.b);
 		break;
 	case PROTO_CREATE_MACHINE:
-		printf_(o, "creating machine %u at %" PRIu64,
-		    ev->u.machine.machine, ev->u.machine.realtime);
+		PUTL(o, "creating machine ");
+		dec64(o, ev->u.machine.machine);
+		PUTL(o, " at ");
+		dec64(o, ev->u.machine.realtime);
 		break;
 	case PROTO_KILL_MACHINE:
-		printf_(o, "killing machine %u", ev->u.cap.cap);
+		PUTL(o, "killing machine ");
+		dec64(o, ev->u.cap.cap);
 		break;
 	case PROTO_SEND_MESSAGE:
-		printf_(o, "sending message with tag %s from process %" PRIu32
-		    ", thread %" PRIu32 " to machine %u, process %" PRIu32
-		    " on inport %" PRIu32, eden_tag(ev->u.eden_msg.tag),
-		    ev->u.eden_msg.a, ev->u.eden_msg.b,
-		    ev->u.eden_msg.machine, ev->u.eden_msg.c,
-		    ev->u.eden_msg.d);
+		PUTL(o, "sending message with tag ");
+		puts_(o, eden_tag(ev->u.eden_msg.tag));
+		PUTL(o, " from process ");
+		dec64(o, ev->u.eden_msg.a);
+		PUTL(o, ", thread ");
+		dec64(o, ev->u.eden_msg.b);
+		PUTL(o, " to machine ");
+		dec64(o, ev->u.eden_msg.machine);
+		PUTL(o, ", process ");
+		dec64(o, ev->u.eden_msg.c);
+		PUTL(o, " on inport ");
+		dec64(o, ev->u.eden_msg.d);
 		break;
 	case PROTO_RECEIVE_MESSAGE:
-		printf_(o, "receiving message with tag %s at process %" PRIu32
-		    ", inport %" PRIu32 " from machine %u, process %" PRIu32
-		    ", thread %" PRIu32 " with size %" PRIu32,
-		    eden_tag(ev->u.eden_msg.tag), ev->u.eden_msg.a,
-		    ev->u.eden_msg.b, ev->u.eden_msg.machine,
-		    ev->u.eden_msg.c, ev->u.eden_msg.d, ev->u.eden_msg.e);
+		PUTL(o, "receiving message with tag ");
+		puts_(o, eden_tag(ev->u.eden_msg.tag));
+		PUTL(o, " at process ");
+		dec64(o, ev->u.eden_msg.a);
+		PUTL(o, ", inport ");
+		dec64(o, ev->u.eden_msg.b);
+		PUTL(o, " from machine ");
+		dec64(o, ev->u.eden_msg.machine);
+		PUTL(o, ", process ");
+		dec64(o, ev->u.eden_msg.c);
+		PUTL(o, ", thread ");
+		dec64(o, ev->u.eden_msg.d);
+		PUTL(o, " with size ");
+		dec64(o, ev->u.eden_msg.e);
 		break;
 	case PROTO_SEND_RECEIVE_LOCAL_MESSAGE:
-		printf_(o, "sending/receiving message with tag %s from process "
-		    "%" PRIu32 ", thread %" PRIu32 " to process %" PRIu32
-		    " on inport %" PRIu32, eden_tag(ev->u.eden_msg.tag),
-		    ev->u.eden_msg.a, ev->u.eden_msg.b, ev->u.eden_msg.c,
-		    ev->u.eden_msg.d);
+		PUTL(o, "sending/receiving message with tag ");
+		puts_(o, eden_tag(ev->u.eden_msg.tag));
+		PUTL(o, " from process ");
+		dec64(o, ev->u.eden_msg.a);
+		PUTL(o, ", thread ");
+		dec64(o, ev->u.eden_msg.b);
+		PUTL(o, " to process ");
+		dec64(o, ev->u.eden_msg.c);
+		PUTL(o, " on inport ");
+		dec64(o, ev->u.eden_msg.d);
 		break;
 	case PROTO_MER_START_PAR_CONJUNCTION:
-		printf_(o, "Start a parallel conjunction 0x%" PRIx64
-		    ", static_id: %" PRIu32, ev->u.mer.id, ev->u.mer.n);
+		PUTL(o, "Start a parallel conjunction 0x");
+		hex64(o, ev->u.mer.id);
+		PUTL(o, ", static_id: ");
+		dec64(o, ev->u.mer.n);
 		break;
 	case PROTO_MER_STOP_PAR_CONJUNCTION:
-		printf_(o, "End par conjunction: 0x%" PRIx64, ev->u.mer.id);
+		PUTL(o, "End par conjunction: 0x");
+		hex64(o, ev->u.mer.id);
 		break;
 	case PROTO_MER_STOP_PAR_CONJUNCT:
-		printf_(o, "End par conjunct: 0x%" PRIx64, ev->u.mer.id);
+		PUTL(o, "End par conjunct: 0x");
+		hex64(o, ev->u.mer.id);
 		break;
 	case PROTO_MER_CREATE_SPARK:
-		printf_(o, "Create spark for conjunction: 0x%" PRIx64
-		    " spark: 0x%" PRIx32, ev->u.mer.id, ev->u.mer.n);
+		PUTL(o, "Create spark for conjunction: 0x");
+		hex64(o, ev->u.mer.id);
+		PUTL(o, " spark: 0x");
+		hex64(o, ev->u.mer.n);
 		break;
 	case PROTO_MER_FUT_CREATE:
-		printf_(o, "Create future 0x%" PRIx64 " named %" PRIu32,
-		    ev->u.mer.id, ev->u.mer.n);
+		PUTL(o, "Create future 0x");
+		hex64(o, ev->u.mer.id);
+		PUTL(o, " named ");
+		dec64(o, ev->u.mer.n);
 		break;
 	case PROTO_MER_FUT_WAIT_NOSUSPEND:
-		printf_(o, "Wait didn't suspend for future: 0x%" PRIx64,
-		    ev->u.mer.id);
+		PUTL(o, "Wait didn't suspend for future: 0x");
+		hex64(o, ev->u.mer.id);
 		break;
 	case PROTO_MER_FUT_WAIT_SUSPENDED:
-		printf_(o, "Wait suspended on future: 0x%" PRIx64,
-		    ev->u.mer.id);
+		PUTL(o, "Wait suspended on future: 0x");
+		hex64(o, ev->u.mer.id);
 		break;
 	case PROTO_MER_FUT_SIGNAL:
-		printf_(o, "Signaled future 0x%" PRIx64, ev->u.mer.id);
+		PUTL(o, "Signaled future 0x");
+		hex64(o, ev->u.mer.id);
 		break;
 	case PROTO_MER_LOOKING_FOR_GLOBAL_CONTEXT:
-		puts_(o, "Looking for global thread to resume");
+		PUTL(o, "Looking for global thread to resume");
 		break;
 	case PROTO_MER_WORK_STEALING:
-		puts_(o, "Trying to steal a spark");
+		PUTL(o, "Trying to steal a spark");
 		break;
 	case PROTO_MER_LOOKING_FOR_LOCAL_SPARK:
-		puts_(o, "Looking for a local spark to execute");
+		PUTL(o, "Looking for a local spark to execute");
 		break;
 	case PROTO_MER_RELEASE_CONTEXT:
-		printf_(o, "Releasing thread %" PRIu32 " to the free pool",
-		    ev->u.thread.thread);
+		PUTL(o, "Releasing thread ");
+		dec64(o, ev->u.thread.thread);
+		PUTL(o, " to the free pool");
 		break;
 	case PROTO_MER_ENGINE_SLEEPING:
-		puts_(o, "Capability going to sleep");
+		PUTL(o, "Capability going to sleep");
 		break;
 	case PROTO_MER_CALLING_MAIN:
-		puts_(o, "About to call the program entry point");
+		PUTL(o, "About to call the program entry point");
 		break;
 	case PROTO_PERF_NAME:
-		printf_(o, "perf event %" PRIu32 " named \"",
-		    ev->u.perf_name.num);
+		PUTL(o, "perf event ");
+		dec64(o, ev->u.perf_name.num);
+		PUTL(o, " named \"");
 		text(o, ev->u.perf_name.name);
 		puts_(o, "\"");
 		break;
 	case PROTO_PERF_COUNTER:
-		printf_(o, "perf event counter %" PRIu32 " incremented by %"
-		    PRIu64 " in OS thread %" PRIu64, ev->u.perf.num,
-		    ev->u.perf.period + 1, ev->u.perf.tid);
+		PUTL(o, "perf event counter ");
+		dec64(o, ev->u.perf.num);
+		PUTL(o, " incremented by ");
+		dec64(o, ev->u.perf.period + 1);
+		PUTL(o, " in OS thread ");
+		dec64(o, ev->u.perf.tid);
 		break;
 	case PROTO_PERF_TRACEPOINT:
-		printf_(o, "perf event tracepoint %" PRIu32 " reached in OS "
-		    "thread %" PRIu64, ev->u.perf.num, ev->u.perf.tid);
+		PUTL(o, "perf event tracepoint ");
+		dec64(o, ev->u.perf.num);
+		PUTL(o, " reached in OS thread ");
+		dec64(o, ev->u.perf.tid);
 		break;
 	case PROTO_HEAP_PROF_BEGIN:
 		heap_prof_begin(o, ev);
 		break;
 	case PROTO_HEAP_PROF_COST_CENTRE:
-		printf_(o, "cost centre %" PRIu32 " ", ev->u.cost_centre.id);
+		PUTL(o, "cost centre ");
+		dec64(o, ev->u.cost_centre.id);
+		PUTL(o, " ");
 		text(o, ev->u.cost_centre.label);
-		puts_(o, " in ");
+		PUTL(o, " in ");
 		text(o, ev->u.cost_centre.module);
-		puts_(o, " at ");
+		PUTL(o, " at ");
 		text(o, ev->u.cost_centre.srcloc);
 		if (ev->u.cost_centre.flags & 1)
-			puts_(o, " CAF");
+			PUTL(o, " CAF");
 		break;
 	case PROTO_HEAP_PROF_SAMPLE_BEGIN:
-		printf_(o, "start heap prof sample %" PRIu64, ev->u.sample.era);
+		PUTL(o, "start heap prof sample ");
+		dec64(o, ev->u.sample.era);
 		break;
 	case PROTO_HEAP_PROF_SAMPLE_END:
-		printf_(o, "end prof sample %" PRIu64, ev->u.sample.era);
+		PUTL(o, "end prof sample ");
+		dec64(o, ev->u.sample.era);
 		break;
 	case PROTO_HEAP_BIO_PROF_SAMPLE_BEGIN:
-		printf_(o, "start heap prof sample %" PRIu64 " at time %"
-		    PRIu64, ev->u.sample.era, ev->u.sample.time);
+		PUTL(o, "start heap prof sample ");
+		dec64(o, ev->u.sample.era);
+		PUTL(o, " at time ");
+		dec64(o, ev->u.sample.time);
 		break;
 	case PROTO_HEAP_PROF_SAMPLE_COST_CENTRE:
-		printf_(o, "heap prof sample %u, residency %" PRIu64
-		    ", cost centre stack ", ev->u.heap_sample_cc.id,
-		    ev->u.heap_sample_cc.residency);
+		PUTL(o, "heap prof sample ");
+		dec64(o, ev->u.heap_sample_cc.id);
+		PUTL(o, ", residency ");
+		dec64(o, ev->u.heap_sample_cc.residency);
+		PUTL(o, ", cost centre stack ");
 		stack(o, &ev->u.heap_sample_cc.ccs);
 		break;
 	case PROTO_HEAP_PROF_SAMPLE_STRING:
-		printf_(o, "heap prof sample %u, residency %" PRIu64
-		    ", label ", ev->u.heap_sample_str.id,
-		    ev->u.heap_sample_str.residency);
+		PUTL(o, "heap prof sample ");
+		dec64(o, ev->u.heap_sample_str.id);
+		PUTL(o, ", residency ");
+		dec64(o, ev->u.heap_sample_str.residency);
+		PUTL(o, ", label ");
 		text(o, ev->u.heap_sample_str.label);
 		break;
 	case PROTO_PROF_SAMPLE_COST_CENTRE:
-		printf_(o, "cap no %" PRId32 ", prof sample %" PRIu64
-		    ", cost centre stack ", (int32_t)ev->u.prof_sample.cap,
-		    ev->u.prof_sample.ticks);
+		PUTL(o, "cap no ");
+		decs(o, (int32_t)ev->u.prof_sample.cap);
+		PUTL(o, ", prof sample ");
+		dec64(o, ev->u.prof_sample.ticks);
+		PUTL(o, ", cost centre stack ");
 		stack(o, &ev->u.prof_sample.ccs);
 		break;
 	case PROTO_PROF_BEGIN:
-		printf_(o, "start time profiling, tick interval %" PRIu64
-		    " (ns)", ev->u.prof_begin.interval);
+		PUTL(o, "start time profiling, tick interval ");
+		dec64(o, ev->u.prof_begin.interval);
+		PUTL(o, " (ns)");
 		break;
 	case PROTO_IPE:
-		printf_(o, "Info Table: %" PRIx64 ":", ev->u.ipe.info);
+		PUTL(o, "Info Table: ");
+		hex64(o, ev->u.ipe.info);
+		PUTL(o, ":");
 		text(o, ev->u.ipe.closure_desc);
-		puts_(o, ":");
+		PUTL(o, ":");
 		text(o, ev->u.ipe.table_name);
-		puts_(o, " - ");
+		PUTL(o, " - ");
 		text(o, ev->u.ipe.srcloc);
 		break;
 	case PROTO_USER_BINARY_MSG:
-		puts_(o, "binary message ");
+		PUTL(o, "binary message ");
 		binary(o, ev->u.msg);
 		break;
 	case PROTO_CONC_MARK_BEGIN:
-		puts_(o, "concurrent mark began");
+		PUTL(o, "concurrent mark began");
 		break;
 	case PROTO_CONC_MARK_END:
-		printf_(o, "concurrent mark ended: marked %" PRIu32 " objects",
-		    ev->u.mark_end.marked);
+		PUTL(o, "concurrent mark ended: marked ");
+		dec64(o, ev->u.mark_end.marked);
+		PUTL(o, " objects");
 		break;
 	case PROTO_CONC_SYNC_BEGIN:
-		puts_(o, "post-mark synchronization began");
+		PUTL(o, "post-mark synchronization began");
 		break;
 	case PROTO_CONC_SYNC_END:
-		puts_(o, "post-mark synchronization ended");
+		PUTL(o, "post-mark synchronization ended");
 		break;
 	case PROTO_CONC_SWEEP_BEGIN:
-		puts_(o, "concurrent sweep began");
+		PUTL(o, "concurrent sweep began");
 		break;
 	case PROTO_CONC_SWEEP_END:
-		puts_(o, "concurrent sweep ended");
+		PUTL(o, "concurrent sweep ended");
 		break;
 	case PROTO_CONC_UPD_REM_SET_FLUSH:
-		printf_(o, "update remembered set flushed by %u",
-		    ev->u.cap.cap);
+		PUTL(o, "update remembered set flushed by ");
+		dec64(o, ev->u.cap.cap);
 		break;
 	case PROTO_NONMOVING_HEAP_CENSUS:
-		printf_(o, "nonmoving heap census %" PRIu32 ": %" PRIu32
-		    " active segments, %" PRIu32 " filled segments, %" PRIu32
-		    " live blocks", ev->u.census.blk_size,
-		    ev->u.census.active, ev->u.census.filled,
-		    ev->u.census.live);
+		PUTL(o, "nonmoving heap census ");
+		dec64(o, ev->u.census.blk_size);
+		PUTL(o, ": ");
+		dec64(o, ev->u.census.active);
+		PUTL(o, " active segments, ");
+		dec64(o, ev->u.census.filled);
+		PUTL(o, " filled segments, ");
+		dec64(o, ev->u.census.live);
+		PUTL(o, " live blocks");
 		break;
 	case PROTO_NONMOVING_PRUNED_SEGMENTS:
-		printf_(o, "nonmoving segments pruned: %" PRIu32 " pruned "
-		    "segments, %" PRIu32 " free segments retained",
-		    ev->u.pruned.pruned, ev->u.pruned.free);
+		PUTL(o, "nonmoving segments pruned: ");
+		dec64(o, ev->u.pruned.pruned);
+		PUTL(o, " pruned segments, ");
+		dec64(o, ev->u.pruned.free);
+		PUTL(o, " free segments retained");
 		break;
 	case PROTO_TICKY_COUNTER_DEF:
-		printf_(o, "ticky counter definition %" PRIu64 ", arity: %u, "
-		    "def kinds: ", ev->u.ticky_def.id, ev->u.ticky_def.arity);
+		PUTL(o, "ticky counter definition ");
+		dec64(o, ev->u.ticky_def.id);
+		PUTL(o, ", arity: ");
+		dec64(o, ev->u.ticky_def.arity);
+		PUTL(o, ", def kinds: ");
 		text(o, ev->u.ticky_def.kinds);
-		puts_(o, ", name: ");
+		PUTL(o, ", name: ");
 		text(o, ev->u.ticky_def.name);
 		/* The reference prints 0 for a definition without one. */
-		printf_(o, ", itbl: %" PRIx64, ev->u.ticky_def.itbl);
+		PUTL(o, ", itbl: ");
+		hex64(o, ev->u.ticky_def.itbl);
 		break;
 	case PROTO_TICKY_COUNTER_SAMPLE:
-		printf_(o, "ticky counter sample %" PRIu64 ": entry count: %"
-		    PRIu64 ", %" PRIu64 " allocs, %" PRIu64 " allocd",
-		    ev->u.ticky.id, ev->u.ticky.entries, ev->u.ticky.allocs,
-		    ev->u.ticky.allocd);
+		PUTL(o, "ticky counter sample ");
+		dec64(o, ev->u.ticky.id);
+		PUTL(o, ": entry count: ");
+		dec64(o, ev->u.ticky.entries);
+		PUTL(o, ", ");
+		dec64(o, ev->u.ticky.allocs);
+		PUTL(o, " allocs, ");
+		dec64(o, ev->u.ticky.allocd);
+		PUTL(o, " allocd");
 		break;
 	case PROTO_TICKY_BEGIN_SAMPLE:
-		puts_(o, "ticky begin counter sample");
+		PUTL(o, "ticky begin counter sample");
 		break;
 	default:
 		/* No parser: the reference prints the header's description. */
@@ -645,9 +879,13 @@ proto_show_event(const struct proto_ev *ev, const struct proto_dec *d,
 {
 	struct out	o = { buf, 0, size };
 
-	printf_(&o, "%" PRIu64 ": ", ev->time);
-	if (ev->cap != PROTO_NO_CAP)
-		printf_(&o, "cap %" PRId32 ": ", ev->cap);
+	dec64(&o, ev->time);
+	PUTL(&o, ": ");
+	if (ev->cap != PROTO_NO_CAP) {
+		PUTL(&o, "cap ");
+		decs(&o, ev->cap);
+		PUTL(&o, ": ");
+	}
 	info(&o, ev, d);
 	return o.n;
 }
@@ -663,11 +901,15 @@ proto_show_type(const struct proto_dec *d, uint16_t tag, char *buf,
 	struct proto_str s = { desc ? desc : "", desc ? (uint32_t)strlen(desc) :
 			      0 };
 
-	printf_(&o, "%u: ", tag);
+	dec64(&o, tag);
+	PUTL(&o, ": ");
 	text(&o, s);
 	if (sz == PROTO_SIZE_VAR)
-		puts_(&o, " (size variable)");
-	else
-		printf_(&o, " (size %d)", sz);
+		PUTL(&o, " (size variable)");
+	else {
+		PUTL(&o, " (size ");
+		decs(&o, sz);
+		PUTL(&o, ")");
+	}
 	return o.n;
 }

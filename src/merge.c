@@ -2,14 +2,23 @@
  * merge.c: the events of an eventlog file in the reference decoder's order,
  * a stable sort by time, in bounded memory.
  *
- * An eventlog is a sequence of blocks, each in time order, so its events
- * form runs that only need merging.  merge_open() decodes the file once and
- * notes where each maximal non-decreasing run starts, with the decoder's
- * block state there.  merge_next() then merges the runs with one small
- * cursor (a decoder sharing the header's types) per run; ties go to the
- * earlier run, which is file order.  A file with more than MERGE_FAN runs
- * has them merged in groups into temporary files of raw event records, and
- * those again, so memory stays bounded whatever the file holds.
+ * Each capability writes its events in blocks, and its blocks follow each
+ * other in time, so the events of one capability (and those outside any
+ * block) form long runs in nearly sorted order even though the blocks of
+ * different capabilities interleave in the file.  Nearly: GHC stamps some
+ * events (GC_END) with a time taken a little before the events written just
+ * ahead of them.  So a run is read through a lookahead of MERGE_LOOK events,
+ * which sorts such local disorder away.
+ *
+ * merge_open() decodes the file once and files each event under its
+ * capability's current run, simulating that lookahead; when an event would
+ * come out of it too late, a new run starts.  A run is a list of segments,
+ * contiguous byte ranges with the decoder's block state at their start.
+ * merge_next() merges the runs with one small cursor (a decoder sharing the
+ * header's types) per run, by time and then file offset: the stable order.
+ * Past MERGE_FAN runs or MERGE_SEGS segments, the runs so far are merged into
+ * a temporary file of raw event records, and those files again, so memory
+ * stays bounded whatever the file holds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,27 +34,61 @@
 #ifndef MERGE_FAN
 #define MERGE_FAN	256		/* sources merged at once */
 #endif
+#ifndef MERGE_SEGS
+#define MERGE_SEGS	(1 << 19)	/* segments indexed at once */
+#endif
+#ifndef MERGE_LOOK
+#define MERGE_LOOK	32		/* a run's lookahead, in events: a power of 2 */
+#endif
+#define MERGE_KEYS	258		/* caps 0..255, none, the rest */
 #define MERGE_READ	(1 << 16)
 #define MERGE_MAX_EVENT	(12 + 65535)	/* the largest event there is */
+#define MERGE_NONE	UINT32_MAX
+
+/* Contiguous events of one run, and the decoder's block state before. */
+struct merge_seg {
+	uint64_t	 off, end;
+	int64_t		 left;
+	uint32_t	 count;
+	int32_t		 cap;
+	uint32_t	 next;		/* the run's next segment, or NONE */
+};
+
+/* An event waiting in a lookahead: enough to order it and find it again. */
+struct merge_ent {
+	uint64_t	 time, off;
+	uint32_t	 size;
+	int32_t		 cap;
+};
+
+/*
+ * A lookahead: entries kept sorted by (time, offset) in a ring.  Events
+ * arrive nearly sorted, so an insertion is nearly always an append.
+ */
+struct merge_look {
+	struct merge_ent e[MERGE_LOOK];
+	unsigned	 head, n;
+};
 
 struct merge_run {
-	uint64_t	 off;
-	int32_t		 cap;
-	int64_t		 left;
-	uint64_t	 count;
+	uint32_t	 first, last;	/* segments */
+	uint64_t	 out;		/* time of the last event out */
+	struct merge_look look;		/* pass 1: its cursor, simulated */
 };
 
 /* One sorted input: a run of the file, or a spill file of records. */
 struct merge_src {
-	uint64_t	 time;
-	struct proto_ev	 ev;		/* runs: the current event */
-	uint64_t	 count;		/* runs: events left */
-	struct proto_dec *dec;		/* runs: cursor */
-	uint64_t	 pos;		/* runs: next offset to read */
+	uint64_t	 time, off;	/* of the event it offers next */
+	/* Runs. */
+	const struct merge_seg *seg;	/* the segment being read */
+	uint32_t	 count;		/* its events not yet read */
+	struct proto_dec *dec;
+	uint64_t	 pos;		/* next file offset to read */
+	struct merge_look look;
+	/* Spills. */
 	FILE		*spill;
-	uint32_t	 rec_size;	/* spills: the current record */
+	uint32_t	 rec_size;
 	int32_t		 rec_cap;
-	uint64_t	 rec_off;
 };
 
 /* A merge in progress over n sources. */
@@ -54,7 +97,7 @@ struct merge_heap {
 	size_t		  n, nh;
 	size_t		 *heap;
 	long		  pending;	/* source to advance first, or -1 */
-	uint8_t		 *rec;		/* a spill record's event */
+	uint8_t		 *rec;		/* an event's bytes, when copied */
 };
 
 struct merge_spill {
@@ -71,15 +114,21 @@ struct merge {
 
 	struct merge_run *runs;
 	size_t		 nruns;
+	struct merge_seg *segs;
+	size_t		 nsegs;
+	long		 key_run[MERGE_KEYS];	/* current run of each key */
+	int		 last_key;		/* key of the previous event */
+
 	struct merge_spill *spills;
 	size_t		 nspills, spills_size;
 
 	struct merge_heap out;		/* the final merge */
-	int		 started;
 	uint64_t	 events, done;
 	char		 error[256];
 	int		 io_error;
 };
+
+static int	merge_flush_runs(struct merge *);
 
 static int
 merge_read_at(int fd, void *buf, size_t len, uint64_t off, size_t *got)
@@ -98,23 +147,65 @@ merge_read_at(int fd, void *buf, size_t len, uint64_t off, size_t *got)
 }
 
 static void
-merge_fail(struct merge *m, const char *fmt, const char *arg)
+merge_fail(struct merge *m, const char *why)
 {
 	if (m->error[0] == '\0')
-		snprintf(m->error, sizeof m->error, fmt, arg);
+		snprintf(m->error, sizeof m->error, "%s", why);
 	m->io_error = 1;
 }
 
-/* Advance a run cursor; 0 when the run is done. */
 static int
-merge_src_next_run(struct merge *m, struct merge_src *s)
+merge_ent_before(const struct merge_ent *a, const struct merge_ent *b)
 {
-	struct proto_ev	 ev;
-	enum proto_res	 r;
-	size_t		 got, room;
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->off < b->off;
+}
 
-	if (s->count == 0)
-		return 0;
+static void
+merge_look_push(struct merge_look *l, const struct merge_ent *e)
+{
+	unsigned	i = l->n++, at, prev;
+
+	/* Shift later entries up one place, from the tail. */
+	for (; i > 0; i--) {
+		prev = (l->head + i - 1) % MERGE_LOOK;
+		if (!merge_ent_before(e, &l->e[prev]))
+			break;
+		l->e[(l->head + i) % MERGE_LOOK] = l->e[prev];
+	}
+	at = (l->head + i) % MERGE_LOOK;
+	l->e[at] = *e;
+}
+
+static struct merge_ent
+merge_look_pop(struct merge_look *l)
+{
+	struct merge_ent	top = l->e[l->head];
+
+	l->head = (l->head + 1) % MERGE_LOOK;
+	l->n--;
+	return top;
+}
+
+/* Decode the run's next event in file order into its lookahead. */
+static int
+merge_src_read(struct merge *m, struct merge_src *s)
+{
+	struct proto_ev		ev;
+	struct merge_ent	e;
+	enum proto_res		r;
+	size_t			got, room;
+
+	while (s->count == 0) {
+		if (s->seg == NULL || s->seg->next == MERGE_NONE)
+			return 0;
+		s->seg = &m->segs[s->seg->next];
+		s->count = s->seg->count;
+		s->pos = s->seg->off;
+		proto_dec_seek(s->dec, s->seg->off, s->seg->cap,
+		    s->seg->left);
+	}
 	for (;;) {
 		r = proto_dec_next(s->dec, &ev);
 		if (r == PROTO_EVENT)
@@ -122,24 +213,42 @@ merge_src_next_run(struct merge *m, struct merge_src *s)
 		if (r == PROTO_END)
 			continue;
 		if (r != PROTO_AGAIN) {
-			merge_fail(m, "%s", proto_dec_error(s->dec));
+			merge_fail(m, proto_dec_error(s->dec));
 			return 0;
 		}
+		/* Read no further than the segment. */
 		room = proto_dec_room(s->dec);
 		if (room > sizeof m->rbuf)
 			room = sizeof m->rbuf;
-		if (merge_read_at(m->fd, m->rbuf, room, s->pos, &got) == -1 ||
-		    got == 0) {
-			merge_fail(m, "%s", "the file changed while reading");
+		if (room > s->seg->end - s->pos)
+			room = (size_t)(s->seg->end - s->pos);
+		if (room == 0 || merge_read_at(m->fd, m->rbuf, room, s->pos,
+		    &got) == -1 || got == 0) {
+			merge_fail(m, "the file changed while reading");
 			return 0;
 		}
 		proto_dec_feed(s->dec, m->rbuf, got);
 		s->pos += got;
 	}
-	/* ev's pointers stay valid until this cursor moves again. */
 	s->count--;
-	s->time = ev.time;
-	s->ev = ev;
+	e.time = ev.time;
+	e.off = ev.off;
+	e.size = ev.size;
+	e.cap = ev.cap;
+	merge_look_push(&s->look, &e);
+	return 1;
+}
+
+/* Fill a run's lookahead and offer its least event; 0 when it is done. */
+static int
+merge_src_next_run(struct merge *m, struct merge_src *s)
+{
+	while (s->look.n < MERGE_LOOK && merge_src_read(m, s))
+		;
+	if (s->look.n == 0)
+		return 0;
+	s->time = s->look.e[s->look.head].time;
+	s->off = s->look.e[s->look.head].off;
 	return 1;
 }
 
@@ -156,13 +265,13 @@ merge_src_next_spill(struct merge *m, struct merge_src *s)
 	    fread(&cap, sizeof cap, 1, s->spill) != 1 ||
 	    fread(&off, sizeof off, 1, s->spill) != 1 ||
 	    size > MERGE_MAX_EVENT) {
-		merge_fail(m, "%s", "a temporary file is damaged");
+		merge_fail(m, "a temporary file is damaged");
 		return 0;
 	}
 	s->time = time;
+	s->off = off;
 	s->rec_size = size;
 	s->rec_cap = cap;
-	s->rec_off = off;
 	return 1;
 }
 
@@ -173,13 +282,13 @@ merge_src_next(struct merge *m, struct merge_src *s)
 	    merge_src_next_run(m, s);
 }
 
-/* (time, index) order: the index is file order. */
+/* Time, then file offset: a stable sort of the file by time. */
 static int
 merge_before(const struct merge_src *v, size_t a, size_t b)
 {
 	if (v[a].time != v[b].time)
 		return v[a].time < v[b].time;
-	return a < b;
+	return v[a].off < v[b].off;
 }
 
 static void
@@ -241,11 +350,34 @@ merge_heap_init(struct merge *m, struct merge_heap *h, struct merge_src *v,
 	return 0;
 }
 
+/* The least event of a run, decoded from wherever its bytes are now. */
+static int
+merge_take_run(struct merge *m, struct merge_heap *h, struct merge_src *s,
+    struct proto_ev *ev)
+{
+	struct merge_ent	 e = merge_look_pop(&s->look);
+	const uint8_t		*p;
+	size_t			 got;
+
+	if ((p = proto_dec_peek(s->dec, e.off, e.size)) == NULL) {
+		/* The cursor has read on since: read the event again. */
+		if (merge_read_at(m->fd, h->rec, e.size, e.off, &got) == -1 ||
+		    got != e.size)
+			return -1;
+		p = h->rec;
+	}
+	if (proto_dec_one(m->types, p, e.size, e.cap, ev) != PROTO_EVENT)
+		return -1;
+	ev->off = e.off;
+	return 0;
+}
+
 /* The next event of a merge; its pointers last until the next call. */
 static int
 merge_heap_pop(struct merge *m, struct merge_heap *h, struct proto_ev *ev)
 {
 	struct merge_src	*s;
+	int			 rc;
 
 	if (h->pending >= 0) {
 		if (!merge_src_next(m, &h->v[h->pending]))
@@ -257,18 +389,21 @@ merge_heap_pop(struct merge *m, struct merge_heap *h, struct proto_ev *ev)
 		return 0;
 	s = &h->v[h->heap[0]];
 	h->pending = (long)h->heap[0];
-	if (s->spill == NULL) {
-		*ev = s->ev;
-		return 1;
-	}
-	if (fread(h->rec, 1, s->rec_size, s->spill) != s->rec_size ||
+	if (s->spill == NULL)
+		rc = merge_take_run(m, h, s, ev);
+	else if (fread(h->rec, 1, s->rec_size, s->spill) != s->rec_size ||
 	    proto_dec_one(m->types, h->rec, s->rec_size, s->rec_cap, ev) !=
-	    PROTO_EVENT) {
-		merge_fail(m, "%s", "a temporary file is damaged");
+	    PROTO_EVENT)
+		rc = -1;
+	else {
+		ev->off = s->off;
+		rc = 0;
+	}
+	if (rc == -1) {
+		merge_fail(m, "an event could not be read again");
 		h->nh = 0;
 		return 0;
 	}
-	ev->off = s->rec_off;
 	return 1;
 }
 
@@ -288,10 +423,13 @@ merge_run_srcs(struct merge *m)
 			free(v);
 			return NULL;
 		}
-		proto_dec_seek(v[i].dec, m->runs[i].off, m->runs[i].cap,
-		    m->runs[i].left);
-		v[i].pos = m->runs[i].off;
-		v[i].count = m->runs[i].count;
+		/* Pass 1 checked the fields; they are decoded when taken. */
+		proto_dec_frame_only(v[i].dec);
+		v[i].seg = &m->segs[m->runs[i].first];
+		v[i].count = v[i].seg->count;
+		v[i].pos = v[i].seg->off;
+		proto_dec_seek(v[i].dec, v[i].seg->off, v[i].seg->cap,
+		    v[i].seg->left);
 	}
 	return v;
 }
@@ -388,6 +526,18 @@ merge_compact(struct merge *m)
 	return 0;
 }
 
+static void
+merge_forget_runs(struct merge *m)
+{
+	size_t	i;
+
+	m->nruns = 0;
+	m->nsegs = 0;
+	m->last_key = -1;
+	for (i = 0; i < MERGE_KEYS; i++)
+		m->key_run[i] = -1;
+}
+
 static int
 merge_flush_runs(struct merge *m)
 {
@@ -398,22 +548,84 @@ merge_flush_runs(struct merge *m)
 		return 0;
 	if ((v = merge_run_srcs(m)) == NULL)
 		return -1;
-	m->nruns = 0;
 	if (merge_to_spill(m, v, n, 0) == -1)
 		return -1;
+	merge_forget_runs(m);
 	return merge_compact(m);
 }
 
 static int
-merge_add_run(struct merge *m, uint64_t off, int32_t cap, int64_t left)
+merge_key(int32_t cap)
 {
-	if (m->nruns == MERGE_FAN && merge_flush_runs(m) == -1)
-		return -1;
-	m->runs[m->nruns].off = off;
-	m->runs[m->nruns].cap = cap;
-	m->runs[m->nruns].left = left;
-	m->runs[m->nruns].count = 0;
-	m->nruns++;
+	if (cap == PROTO_NO_CAP)
+		return MERGE_KEYS - 2;
+	return cap < MERGE_KEYS - 2 ? cap : MERGE_KEYS - 1;
+}
+
+/*
+ * Whether a run's cursor would give this event out in order.  The cursor
+ * fills its lookahead to MERGE_LOOK events, then lets the least out before
+ * it reads the next: so here, a full lookahead lets one out first, and the
+ * new event must not be earlier than it.
+ */
+static int
+merge_run_takes(struct merge_run *r, const struct merge_ent *e)
+{
+	struct merge_ent	out;
+
+	if (r->look.n == MERGE_LOOK) {
+		out = merge_look_pop(&r->look);
+		r->out = out.time;
+	}
+	if (e->time < r->out)
+		return 0;
+	merge_look_push(&r->look, e);
+	return 1;
+}
+
+/* File one event of pass 1 under its key's run and segment. */
+static int
+merge_add(struct merge *m, const struct proto_ev *ev, int32_t cap,
+    int64_t left)
+{
+	struct merge_run	*run;
+	struct merge_seg	*seg;
+	struct merge_ent	 e = { ev->time, ev->off, ev->size, ev->cap };
+	int			 key = merge_key(ev->cap);
+	long			 r = m->key_run[key];
+
+	if (r >= 0 && !merge_run_takes(&m->runs[r], &e))
+		r = -1;
+	if (r < 0 || key != m->last_key || m->segs[m->runs[r].last].end !=
+	    ev->off) {
+		if (m->nsegs == MERGE_SEGS || (r < 0 &&
+		    m->nruns == MERGE_FAN)) {
+			if (merge_flush_runs(m) == -1)
+				return -1;
+			r = -1;
+		}
+		if (r < 0) {
+			r = (long)m->nruns++;
+			memset(&m->runs[r], 0, sizeof m->runs[r]);
+			m->runs[r].first = (uint32_t)m->nsegs;
+			m->key_run[key] = r;
+			merge_run_takes(&m->runs[r], &e);
+		} else
+			m->segs[m->runs[r].last].next = (uint32_t)m->nsegs;
+		seg = &m->segs[m->nsegs];
+		seg->off = ev->off;
+		seg->end = ev->off;
+		seg->cap = cap;
+		seg->left = left;
+		seg->count = 0;
+		seg->next = MERGE_NONE;
+		m->runs[r].last = (uint32_t)m->nsegs++;
+	}
+	run = &m->runs[r];
+	seg = &m->segs[run->last];
+	seg->count++;
+	seg->end = ev->off + ev->size;
+	m->last_key = key;
 	return 0;
 }
 
@@ -427,7 +639,7 @@ merge_index(struct merge *m)
 {
 	struct proto_ev	 ev;
 	enum proto_res	 r;
-	uint64_t	 last = 0, pos = 0;
+	uint64_t	 pos = 0;
 	int32_t		 cap;
 	int64_t		 left;
 	size_t		 got, used;
@@ -468,14 +680,9 @@ merge_index(struct merge *m)
 				}
 				if (r != PROTO_EVENT)
 					continue;
-				if (m->events == 0 || ev.time < last) {
-					if (merge_add_run(m, ev.off, cap,
-					    left) == -1)
-						return -1;
-				}
+				if (merge_add(m, &ev, cap, left) == -1)
+					return -1;
 				m->events++;
-				last = ev.time;
-				m->runs[m->nruns - 1].count++;
 			}
 		}
 	}
@@ -537,10 +744,10 @@ merge_open_fd(const char *path)
 struct merge *
 merge_open(const char *path, char **cause)
 {
-	struct merge	*m;
-	struct stat	 st;
-	size_t		 n;
+	struct merge	 *m;
+	struct stat	  st;
 	struct merge_src *v;
+	size_t		  n;
 
 	if ((m = calloc(1, sizeof *m)) == NULL)
 		goto fail;
@@ -552,15 +759,16 @@ merge_open(const char *path, char **cause)
 	}
 	if (fstat(m->fd, &st) == 0)
 		m->size = (uint64_t)st.st_size;
-	m->dec = proto_dec_new(0);
+	if ((m->dec = proto_dec_new(0)) != NULL)
+		proto_dec_frame_only(m->dec);
 	m->runs = calloc(MERGE_FAN, sizeof *m->runs);
-	if (m->dec == NULL || m->runs == NULL || merge_index(m) == -1)
+	m->segs = calloc(MERGE_SEGS, sizeof *m->segs);
+	merge_forget_runs(m);
+	if (m->dec == NULL || m->runs == NULL || m->segs == NULL ||
+	    merge_index(m) == -1)
 		goto fail;
-	if (m->types == NULL) {
-		/* Nothing to merge; merge_error() says why. */
-		m->started = 1;
-		return m;
-	}
+	if (m->types == NULL)
+		return m;	/* nothing to merge; merge_error() says why */
 	if (m->nspills > 0 && merge_flush_runs(m) == -1)
 		goto fail;
 	if (m->nspills > 0) {
@@ -572,7 +780,6 @@ merge_open(const char *path, char **cause)
 	}
 	if (v == NULL || merge_heap_init(m, &m->out, v, n) == -1)
 		goto fail;
-	m->started = 1;
 	return m;
 
 fail:
@@ -595,6 +802,7 @@ merge_free(struct merge *m)
 		fclose(m->spills[i].f);
 	free(m->spills);
 	free(m->runs);
+	free(m->segs);
 	proto_dec_free(m->types);
 	proto_dec_free(m->dec);
 	if (m->fd != -1)

@@ -9,6 +9,31 @@
 #include "evtop.h"
 
 #define SHOW_LINE	(1 << 20)	/* longest line: 8 x 64 KiB payload */
+#define SHOW_OUT	(4 << 20)	/* lines are formatted in place here */
+
+/* Output buffered by hand: lines are formatted straight into it. */
+struct show_out {
+	char	*buf;
+	size_t	 n;
+	int	 error;
+};
+
+static void
+show_flush(struct show_out *o)
+{
+	if (o->n > 0 && fwrite(o->buf, 1, o->n, stdout) != o->n)
+		o->error = 1;
+	o->n = 0;
+}
+
+/* Room for one more line of any length. */
+static char *
+show_room(struct show_out *o)
+{
+	if (SHOW_OUT - o->n < SHOW_LINE + 1)
+		show_flush(o);
+	return o->buf + o->n;
+}
 
 static void
 show_types(const struct proto_dec *d, char *line, FILE *out)
@@ -29,36 +54,35 @@ show_types(const struct proto_dec *d, char *line, FILE *out)
 static int
 show_file(const char *path)
 {
-	static char		 obuf[1 << 20];
 	struct merge		*m;
 	struct proto_ev		 ev;
 	const struct proto_dec	*d;
+	struct show_out		 o = { NULL, 0, 0 };
 	char			*line, *cause;
-	size_t			 n;
 	int			 rc = 0;
 
-	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 	if ((m = merge_open(path, &cause)) == NULL) {
 		fprintf(stderr, "evtop: %s\n", cause ? cause : path);
 		free(cause);
 		return 1;
 	}
-	if ((line = malloc(SHOW_LINE)) == NULL) {
+	if ((o.buf = malloc(SHOW_OUT)) == NULL) {
 		merge_free(m);
 		fprintf(stderr, "evtop: out of memory\n");
 		return 1;
 	}
 	if ((d = merge_dec(m)) != NULL) {
-		show_types(d, line, stdout);
+		show_types(d, o.buf, stdout);
 		while (merge_next(m, &ev) == PROTO_EVENT) {
-			n = proto_show_event(&ev, d, line, SHOW_LINE);
-			fwrite(line, 1, n, stdout);
-			fputc('\n', stdout);
+			line = show_room(&o);
+			o.n += proto_show_event(&ev, d, line, SHOW_LINE);
+			o.buf[o.n++] = '\n';
 		}
+		show_flush(&o);
 	}
 	if (merge_error(m) == NULL)
 		fputc('\n', stdout);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if (fflush(stdout) != 0 || ferror(stdout) || o.error) {
 		fprintf(stderr, "evtop: show: write error\n");
 		rc = 1;
 	}
@@ -66,7 +90,7 @@ show_file(const char *path)
 		fprintf(stderr, "evtop: %s: %s\n", path, merge_error(m));
 		rc = 1;
 	}
-	free(line);
+	free(o.buf);
 	merge_free(m);
 	return rc;
 }

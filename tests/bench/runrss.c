@@ -30,8 +30,11 @@ main(int argc, char **argv)
 	if (wait4(pid, &status, 0, &ru) == -1)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%s: %.2f s, peak RSS %ld MB, exit %d\n", argv[1],
-	    (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9,
+	printf("%s: %.2f s wall, %.2f s CPU, peak RSS %ld MB, exit %d\n",
+	    argv[1], (double)(b.tv_sec - a.tv_sec) +
+	    (double)(b.tv_nsec - a.tv_nsec) / 1e9,
+	    (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
 	    ru.ru_maxrss / 1024, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return 0;
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages evtop needs to build and to run every test,
+# when missing: with apt-get as root, with sudo otherwise; prints the exact
+# apt-get line when neither is possible.
+set -euo pipefail
+pkgs=(build-essential pkg-config libncurses-dev libtermkey-dev uthash-dev
+      tmux clang libclang-rt-14-dev ghc ghc-prof libghc-ghc-events-dev jq
+      chromium fonts-dejavu-core python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "evtop: installing ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo=(sudo)
+else
+  echo "evtop: please run:  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
