@@ -12,8 +12,8 @@
  *   MODEL_W10	from the start of the second 9 seconds before now's second,
  *		to now: between 9 s and 10 s long;
  *   MODEL_WRUN	since the start of the run, or the last model_reset_window().
- * All windows start no earlier than the run (or the reset); model_win_ns()
- * says how long a window really is.
+ * MODEL_W1 and MODEL_W10 start no earlier than the run's first event;
+ * model_win_ns() says how long a window really is.
  *
  * Reading the model: the public structs below are plain data, valid until
  * the next call that changes the model (apply, flush, header, reset, free).
@@ -47,7 +47,7 @@ enum model_win {
 #define MODEL_MAX_CAPS	 256		/* caps >= this are counted only */
 #define MODEL_MAX_THREADS 100000
 #define MODEL_MAX_CCS	 65536
-#define MODEL_MAX_STACKS 65536
+#define MODEL_MAX_STACKS 32768
 #define MODEL_MAX_BANDS	 8192
 #define MODEL_NGCREC	 4096		/* GC records kept */
 #define MODEL_NMSG	 512		/* messages kept */
@@ -57,7 +57,7 @@ enum model_win {
 #define MODEL_NTREND	 16		/* censuses in a band's trend */
 #define MODEL_NGEN	 8		/* generations counted (higher: last) */
 #define MODEL_NHIST	 48		/* pause histogram buckets */
-#define MODEL_NM_SIZES	 32		/* nonmoving size classes (log2) */
+#define MODEL_NM_SIZES	 32		/* nonmoving size classes kept */
 #define MODEL_NNMREC	 256		/* nonmoving cycles kept */
 #define MODEL_NMMU	 3		/* MMU windows: 10 ms, 100 ms, 1 s */
 
@@ -126,7 +126,8 @@ struct model_cap {
 	enum model_cap_state state;
 	uint64_t	 since;		/* time the state began */
 	uint32_t	 thread;	/* running now, valid in MODEL_CAP_RUN */
-	uint64_t	 run_ns, gc_ns;	/* whole run (since reset), closed spans */
+	uint64_t	 run_ns, gc_ns;	/* whole run (since reset), closed spans;
+					 * model_cap_util() adds the open one */
 	uint64_t	 events;
 	struct model_sparks sparks;
 };
@@ -139,10 +140,11 @@ struct model_util {
 };
 
 /* ------------------------------------------------------------------ */
-/* Threads.  Table of at most MODEL_MAX_THREADS; a thread finished more than
- * 10 s ago is folded into the totals and dropped; when the table is full the
- * least recently seen finished thread is evicted, else the least recently
- * seen live one (threads.evicted counts both kinds of eviction). */
+/* Threads.  Table of at most MODEL_MAX_THREADS; a finished thread not seen
+ * for 10 s is folded into the totals and dropped (threads.dropped); when
+ * the table is full a finished thread is evicted first, else a live one not
+ * seen lately (CLOCK second chance, close to least recently seen);
+ * threads.evicted counts these. */
 
 enum model_tstate {
 	MODEL_T_RUNNABLE,	/* created, woken, yielded: waiting for a cap */
@@ -222,10 +224,16 @@ struct model_gc_win {
 	uint64_t	 gc_ns;		/* time with a collection running */
 	uint64_t	 dur_ns;	/* window length */
 	double		 productivity;	/* 1 - gc_ns / dur_ns */
-	double		 balance;	/* mean parallel work balance, -1 none */
-	/* Pause histogram: bucket 0 holds pauses < 1 us, bucket i (i >= 1)
-	 * pauses in [2^((i-1)/2) us, 2^(i/2) us) (half octaves from 1 us);
-	 * the last bucket holds everything above. */
+	double		 balance;	/* mean parallel work balance (GHC's
+					 * "serial 0, perfect 1"), -1 none */
+	/* MODEL_WRUN only (else -1): minimum mutator utilisation for
+	 * windows of model_mmu_ns[] (10 ms, 100 ms, 1 s): the least mutator
+	 * share of any window of that length in the run; -1 while the run
+	 * is shorter than the window. */
+	double		 mmu[MODEL_NMMU];
+	/* Pause histogram in half octaves from 1 us: bucket 0 holds pauses
+	 * under 1000 ns, bucket i >= 1 those from ceil(1000 * 2^((i-1)/2)) ns
+	 * to the next bucket's start; the last bucket has no end. */
 	uint64_t	 hist[MODEL_NHIST];
 };
 
@@ -235,12 +243,9 @@ struct model_gc {
 	uint64_t	 syncs;		/* GC_GLOBAL_SYNC */
 	int		 in_gc;		/* a collection is running now */
 	uint64_t	 open_start;	/* its start */
-	/* Minimum mutator utilisation over the run for windows of 10 ms,
-	 * 100 ms and 1 s: the least mutator share of any window of that
-	 * length; -1 while the run is shorter than the window. */
-	double		 mmu[MODEL_NMMU];
 	uint64_t	 gc_ns;		/* time with a collection running */
 	uint64_t	 recs;		/* records in the ring (<= MODEL_NGCREC) */
+	uint64_t	 dropped;	/* unfinished when a session ended */
 };
 
 extern const uint64_t model_mmu_ns[MODEL_NMMU];
@@ -252,8 +257,9 @@ struct model_heap {
 	uint64_t	 size, live, blocks;	/* latest HEAP_SIZE, HEAP_LIVE,
 						 * BLOCKS_SIZE */
 	uint64_t	 size_max, live_max;
-	uint64_t	 allocated;	/* HEAP_ALLOCATED summed over capsets:
-					 * bytes allocated since the start */
+	uint64_t	 allocated;	/* bytes allocated since the start: the
+					 * HEAP_ALLOCATED counts (cumulative,
+					 * one per cap) summed */
 	/* MEM_RETURN, in megablocks. */
 	uint64_t	 mr_events;
 	uint32_t	 mr_current, mr_needed, mr_returned;
@@ -276,10 +282,11 @@ enum model_nm_phase {
 	MODEL_NM_IDLE, MODEL_NM_MARK, MODEL_NM_SYNC, MODEL_NM_SWEEP,
 };
 
-/* One concurrent cycle; a phase's time is 0 until it ended. */
+/* One concurrent cycle; a phase's time is 0 until it ended.  Marking
+ * goes on during the sync: mark_ns and marked sum every mark phase. */
 struct model_nm_rec {
 	uint64_t	 mark_start, mark_ns;
-	uint32_t	 marked;	/* CONC_MARK_END objects */
+	uint64_t	 marked;	/* CONC_MARK_END objects */
 	uint64_t	 sync_start, sync_ns;	/* the sync pause */
 	uint64_t	 sweep_start, sweep_ns;
 };
@@ -288,13 +295,14 @@ struct model_nonmoving {
 	uint64_t	 censuses;	/* runs of NONMOVING_HEAP_CENSUS */
 	uint64_t	 census_events;
 	uint64_t	 census_time;	/* time of the latest census */
-	/* The latest census, by log2 of the block size. */
+	/* The latest census: nsizes size classes in the order sent. */
 	struct model_nm_size sizes[MODEL_NM_SIZES];
+	int		 nsizes;
 	uint64_t	 live_bytes;	/* sum of live blocks * size, latest */
 	uint64_t	 seg_bytes;	/* (active + filled) * 32 KiB, latest */
 	enum model_nm_phase phase;
 	uint64_t	 phase_since;
-	uint64_t	 marks, mark_ns, marked;
+	uint64_t	 marks, mark_ns, marked;	/* mark phases */
 	uint64_t	 syncs, sync_ns, sync_max_ns;	/* sync pauses */
 	uint64_t	 sweeps, sweep_ns;
 	uint64_t	 flushes;	/* CONC_UPD_REM_SET_FLUSH */
@@ -307,13 +315,15 @@ struct model_nonmoving {
 /* ------------------------------------------------------------------ */
 /* Time profile (PROF_SAMPLE_COST_CENTRE).  A sample counts once for its
  * whole stack, once as "self" for the innermost cost centre and once as
- * "total" for every distinct cost centre in the stack.  Tables: cost
- * centres (MODEL_MAX_CCS) and stacks (MODEL_MAX_STACKS); when full, the
- * least recently sampled entry is evicted (counted). */
+ * "total" for every distinct cost centre in the stack; samples times
+ * prog.tick_ns is time.  Tables: cost centres (MODEL_MAX_CCS) and stacks
+ * (MODEL_MAX_STACKS); when full, the least recently sampled (or defined)
+ * entry is evicted (counted). */
 
 struct model_cc {
 	uint32_t	 id;
-	const char	*label, *module, *srcloc;	/* "" when not defined */
+	const char	*label, *module, *srcloc;	/* "" when not defined;
+							 * 160 bytes at most */
 	int		 defined;	/* HEAP_PROF_COST_CENTRE seen */
 	int		 caf;
 	uint64_t	 self, total;	/* samples over the run (or reset) */
@@ -343,8 +353,8 @@ struct model_prof {
 
 /* ------------------------------------------------------------------ */
 /* Heap profile (HEAP_PROF_SAMPLE_BEGIN .. END).  Bands are keyed by cost
- * centre stack (163) or label (164); MODEL_MAX_BANDS, evicting the band
- * absent from the most censuses when full (counted). */
+ * centre stack (163) or label (164); at most MODEL_MAX_BANDS, evicting the
+ * band whose last census is the oldest when full (counted). */
 
 struct model_band {
 	const char	*name;		/* label, or the stack's labels a/b/c */
@@ -546,5 +556,12 @@ const struct model_msg *model_msg_recent(const struct model *, int);
 /* model-out.c */
 void		 model_json(const struct model *, FILE *);
 void		 model_text(const struct model *, FILE *);
+
+/* batch.c: batch_emit() prints the model once as --batch does (text or
+ * JSON per the options); batch_interval_ns() is --interval in ns. */
+struct evtop_opts;
+void		 batch_emit(const struct model *, const struct evtop_opts *,
+		     FILE *);
+uint64_t	 batch_interval_ns(const struct evtop_opts *);
 
 #endif

@@ -1,0 +1,340 @@
+/*
+ * model-priv.h: the model's insides, shared by src/model*.c only.
+ * Everything outside the model reads model.h.
+ */
+#ifndef MODEL_PRIV_H
+#define MODEL_PRIV_H
+
+#include "model.h"
+
+/* A cheap hash for uthash: the keys are ids or short byte strings. */
+#define HASH_FUNCTION(keyptr, keylen, hashv) \
+	((hashv) = model_hash((const void *)(keyptr), (size_t)(keylen)))
+#include <uthash.h>
+/* Expand the bucket array sooner than uthash's 10 per chain: lookups are
+ * the hot path, buckets are 16 bytes. */
+#undef HASH_BKT_CAPACITY_THRESH
+#define HASH_BKT_CAPACITY_THRESH 3U
+
+#define SEC_NS		1000000000ULL
+#define SLOTS_PER_SEC	(SEC_NS / MODEL_SLOT_NS)
+#define WIN_SLOTS	10	/* MODEL_W1 in slots, MODEL_W10 in seconds */
+#define FOLD_NS		(10 * SEC_NS)	/* finished threads kept this long */
+#define NM_SEG_BYTES	32768	/* GHC's nonmoving segment size */
+#define NM_SEG_HDR	32	/* roughly its header */
+#define FINE_NHIST	(64 * 16)	/* 1/16 octave pause buckets */
+
+static inline uint32_t
+model_hash(const void *key, size_t len)
+{
+	const uint8_t	*p = key;
+	uint64_t	 h = 0x9e3779b97f4a7c15ULL ^ len;
+	uint64_t	 w;
+	size_t		 i;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		w = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
+		    (uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24;
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	for (; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	h ^= h >> 32;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+/*
+ * A counter with its own small windows: ten 100 ms slots (MODEL_W1) and ten
+ * one-second buckets (MODEL_W10), each ring indexed by slot or second
+ * number modulo 10; *_at is the newest number written.
+ */
+struct wctr {
+	uint32_t	 fine[WIN_SLOTS], coarse[WIN_SLOTS];
+	uint32_t	 fine_at, coarse_at;
+};
+
+/* The cap's private part; model.caps[] points at pub. */
+struct mcap {
+	struct model_cap pub;
+	struct mthr	*cur;		/* its running thread, or NULL */
+	int		 in_gc;		/* between its GC_START and GC_END */
+	uint64_t	 acct;		/* closed spans accounted up to here */
+	uint32_t	 run[MODEL_NSLOTS], gc[MODEL_NSLOTS];	/* ns per slot */
+	struct wctr	 sp[6];		/* sparks: created .. overflowed */
+	struct model_sparks sp_prev;	/* counters at the previous snapshot */
+	uint64_t	 alloc_last;	/* its latest HEAP_ALLOCATED */
+	uint8_t		 alloc_has;
+};
+
+/* A thread. */
+struct mthr {
+	struct model_thread pub;
+	struct wctr	 cpu;
+	uint64_t	 cpu_base;	/* cpu_ns at the last reset */
+	uint32_t	 epoch;
+	struct mthr	*prev, *next;	/* list (live or finished) */
+	uint8_t		 ref;		/* seen since the clock hand passed */
+	UT_hash_handle	 hh;
+};
+
+struct mlist {
+	struct mthr	*head, *tail;	/* head: next for the clock hand */
+};
+
+/* A cost centre. */
+struct mcc {
+	struct model_cc	 pub;
+	struct wctr	 self_w, total_w;
+	uint64_t	 stamp;		/* sample that last counted it */
+	uint32_t	 epoch;
+	char		*strs;		/* label, module, srcloc (owned) */
+	uint32_t	 def_hash;	/* of the definition's payload */
+	struct mcc	*prev, *next;	/* LRU by last sampled */
+	UT_hash_handle	 hh;
+};
+
+/* A cost-centre stack seen in samples. */
+struct mstack {
+	uint32_t	*ids;		/* the key: innermost first */
+	uint32_t	 depth;
+	uint64_t	 samples;	/* run (or reset) */
+	uint32_t	 epoch;
+	struct wctr	 w;
+	struct mstack	*prev, *next;
+	UT_hash_handle	 hh;
+};
+
+/* A heap-profile band. */
+struct mband {
+	struct model_band pub;
+	uint8_t		*key;		/* kind byte + stack ids or label */
+	size_t		 keylen;
+	char		*namebuf;
+	uint64_t	 trend[MODEL_NTREND];	/* by census number % NTREND */
+	uint64_t	 stamp[MODEL_NTREND];	/* census number of each entry */
+	struct mband	*prev, *next;	/* LRU by last census */
+	UT_hash_handle	 hh;
+};
+
+/* One slot of history: counters summed, gauges last. */
+struct slot {
+	uint64_t	 v[MODEL_NSERIES];
+};
+
+/* MMU state for one window length (see model-gc.c). */
+struct mmu {
+	uint64_t	 worst;		/* most GC time in a window of w seen */
+	uint64_t	 a_lo, a_sum;	/* end-aligned windows: first record
+					 * in the window, sum of pauses */
+	uint64_t	 b_k, b_h, b_sum;	/* start-aligned at record b_k:
+					 * records b_k..b_h-1, their sum */
+	int		 first_done;	/* the window at the run's start */
+};
+
+/* The reorder buffer (model-reorder.c). */
+#define RQUEUES		4096	/* runs held at once */
+#define RSTREAMS	(MODEL_MAX_CAPS + 1)	/* [0]: no cap */
+
+struct rchunk;
+struct rhdr;
+struct rqueue {
+	struct rhdr	*head, *tail;
+	uint64_t	 head_time, head_seq;	/* the head's key, at hand */
+	uint64_t	 n;
+	uint64_t	 tail_time;	/* time of the newest event */
+	int		 stream;	/* the stream it was made for */
+};
+
+struct reorder {
+	uint64_t	 window;	/* 0: pass through */
+	size_t		 max_bytes;
+	size_t		 nchunks;
+	struct rchunk	*free;
+	struct rchunk	*chunk[RSTREAMS];	/* a stream's chunk */
+	int16_t		 cur[RSTREAMS];	/* a stream's open run, or -1 */
+	struct rqueue	 q[RQUEUES];	/* each holds one sorted run */
+	uint16_t	 freeq[RQUEUES];
+	int		 nfreeq;
+	uint16_t	 heap[RQUEUES];	/* non-empty queues by head */
+	int		 nheap;
+	uint64_t	 seq;		/* arrival number */
+	uint64_t	 newest;	/* newest time seen */
+	uint64_t	 released;	/* newest time released */
+	int		 any_released;
+};
+
+struct model_priv {
+	/* Time. */
+	int		 started;	/* an event has been applied */
+	uint64_t	 slot;		/* number of now's slot */
+	uint64_t	 slot_events, slot_bytes;	/* totals when the slot
+							 * began */
+	uint64_t	 run_events, run_bytes;	/* totals at the reset */
+	struct slot	*slots;		/* [MODEL_NSLOTS] */
+	uint64_t	 run_tot[MODEL_NSERIES];	/* since reset */
+	uint32_t	 epoch;		/* model_reset_window() count */
+
+	/* Sessions. */
+	int		 sess_new;	/* new session, program not decided */
+	int		 sess_rts, sess_args;	/* set in this session */
+
+	/* Threads. */
+	struct mthr	*thr_cache[256];	/* by id & 255: recent lookups */
+	struct mthr	*thr_hash;
+	struct mthr	*thr_free;
+	struct mthr	**thr_chunks;
+	size_t		 thr_nchunks;
+	struct mlist	 thr_live, thr_fin;
+
+	/* GC. */
+	struct model_gc_rec *gcrec;	/* [MODEL_NGCREC] ring by seq */
+	uint64_t	 gcseq;		/* records made */
+	struct model_gc_rec open;	/* the collection running now */
+	int		 n_in_gc;
+	int		 nocap_in_gc;
+	int		 req_pending;
+	uint64_t	 req_time;
+	int		 stats_pending;	/* last record awaits GC_STATS_GHC */
+	int		 live_pending;	/* last record awaits HEAP_LIVE */
+	struct model_gc_win run;	/* MODEL_WRUN accumulators */
+	uint64_t	 run_first_seq;	/* first record of the run window */
+	uint64_t	 bal_n;
+	double		 bal_sum;
+	uint64_t	*fine_hist;	/* [FINE_NHIST], run window */
+	uint64_t	*scratch;	/* [MODEL_NGCREC] for percentiles */
+	struct mmu	 mmu[MODEL_NMMU];
+	uint64_t	 gc_since;	/* open collection's start for slots */
+
+	/* Heap. */
+	uint64_t	 alloc_last[8];	/* HEAP_ALLOCATED without a cap, by */
+	uint32_t	 alloc_set[8];	/* capset (low 3 bits) */
+	uint8_t		 alloc_has[8];
+
+	/* Nonmoving. */
+	int		 nm_in_run;	/* the previous event was a census */
+	struct model_nm_rec *nmrec;	/* [MODEL_NNMREC] */
+	uint64_t	 nmseq;
+	int		 nm_open;	/* nmrec[nmseq-1] is the current cycle */
+	int		 nm_synced;	/* its sync ended */
+	int		 nm_in_sync, nm_marking;
+	uint64_t	 nm_mark_since;
+
+	/* Time profile. */
+	struct mcc	*cc_hash;
+	struct mcc	*cc_lru_head, *cc_lru_tail;
+	struct mstack	*st_hash;
+	struct mstack	*st_lru_head, *st_lru_tail;
+	uint64_t	 sample_seq;
+
+	/* Heap profile. */
+	struct mband	*band_hash;
+	struct mband	*band_lru_head, *band_lru_tail;
+	struct model_census *census;	/* [MODEL_NCENSUS] ring */
+	uint64_t	 censusno;	/* censuses begun */
+
+	/* Messages. */
+	struct model_msg *msg;		/* [MODEL_NMSG] ring */
+	struct msgraw {
+		uint8_t	 b[MODEL_MSG_LEN];
+		uint16_t len;
+		uint8_t	 done;		/* text made from b */
+	} *msg_raw;			/* [MODEL_NMSG] */
+	uint64_t	 msgseq;
+
+	/* Reordering. */
+	struct reorder	 ro;
+};
+
+/* model.c */
+struct mcap	*model_cap_get(struct model *, int32_t);
+struct slot	*model_slot_at(struct model *, uint64_t);
+void		 model_count(struct model *, enum model_series, uint64_t,
+		     uint64_t);
+void		 model_gauge(struct model *, enum model_series, uint64_t);
+void		 model_span(struct model *, enum model_series, uint64_t,
+		     uint64_t);
+void		 model_span_ring(const struct model *, uint32_t *, uint64_t,
+		     uint64_t);
+void		 model_apply_one(struct model *, const struct proto_ev *);
+void		 model_copy_text(char *, size_t, const char *, size_t);
+void		 wctr_add(struct wctr *, uint64_t, uint32_t);
+void		 wctr_span(struct wctr *, uint64_t, uint64_t);
+uint64_t	 wctr_sum(const struct wctr *, const struct model *,
+		     enum model_win);
+uint64_t	 model_win_start_at(uint64_t, uint64_t, enum model_win);
+uint64_t	 model_overlap(uint64_t, uint64_t, uint64_t, uint64_t);
+
+/* Fast paths for the common case, a span within now's slot and second;
+ * the general cases are in model.c. */
+static inline void
+wctr_span_fast(struct wctr *w, uint64_t t0, uint64_t t1)
+{
+	uint64_t	s = t0 / MODEL_SLOT_NS, c = t0 / SEC_NS;
+	uint32_t	d, *f, *k;
+
+	if (t1 > t0 && s == w->fine_at && c == w->coarse_at &&
+	    (t1 - 1) / MODEL_SLOT_NS == s && t1 - t0 < MODEL_SLOT_NS) {
+		d = (uint32_t)(t1 - t0);
+		f = &w->fine[s % WIN_SLOTS];
+		k = &w->coarse[c % WIN_SLOTS];
+		*f = *f > UINT32_MAX - d ? UINT32_MAX : *f + d;
+		*k = *k > UINT32_MAX - d ? UINT32_MAX : *k + d;
+		return;
+	}
+	wctr_span(w, t0, t1);
+}
+
+static inline void
+model_span_ring_fast(const struct model *m, uint32_t *ring, uint64_t t0,
+    uint64_t t1)
+{
+	uint64_t	s = t0 / MODEL_SLOT_NS;
+
+	if (t1 > t0 && s == m->p->slot && (t1 - 1) / MODEL_SLOT_NS == s) {
+		ring[s % MODEL_NSLOTS] += (uint32_t)(t1 - t0);
+		return;
+	}
+	model_span_ring(m, ring, t0, t1);
+}
+
+/* model-caps.c */
+void		 model_caps_event(struct model *, struct mcap *,
+		     const struct proto_ev *);
+void		 model_cap_close(struct model *, struct mcap *, uint64_t);
+
+/* model-threads.c */
+void		 model_threads_init(struct model *);
+void		 model_threads_free(struct model *);
+void		 model_threads_event(struct model *, struct mcap *,
+		     const struct proto_ev *);
+void		 model_threads_tick(struct model *);
+void		 model_threads_gap(struct model *);
+void		 model_thread_cpu(struct model *, struct mthr *, uint64_t,
+		     uint64_t);
+
+/* model-gc.c */
+void		 model_gc_init(struct model *);
+void		 model_gc_free(struct model *);
+void		 model_gc_event(struct model *, struct mcap *,
+		     const struct proto_ev *);
+void		 model_gc_reset_run(struct model *);
+void		 model_nm_event(struct model *, const struct proto_ev *);
+
+/* model-prof.c */
+void		 model_prof_init(struct model *);
+void		 model_prof_free(struct model *);
+void		 model_prof_event(struct model *, const struct proto_ev *);
+
+/* model-msgs.c */
+void		 model_msgs_event(struct model *, const struct proto_ev *);
+
+/* model-reorder.c */
+void		 model_reorder_init(struct reorder *);
+void		 model_reorder_free(struct reorder *);
+void		 model_reorder_push(struct model *, const struct proto_ev *);
+void		 model_reorder_flush(struct model *);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * model-reorder.c: put a live stream's events back in time order.
+ *
+ * Each capability writes its events in time order, but whole blocks of
+ * different capabilities arrive interleaved and late.  Events are copied
+ * into 64 KiB chunks from a pool capped by max_bytes, each stream (a
+ * capability, or no cap) filling its own chunk.  Each stream appends its
+ * events to an open run (a FIFO list) while time does not go back, else it
+ * opens another run, so every run is sorted.  A binary heap over the runs'
+ * heads, keyed by (time, arrival number), releases the oldest event once it
+ * is `window` older than the newest event seen, or early when the pool or
+ * the set of runs is full.  A chunk goes back to the pool when the last
+ * event copied into it has been released.
+ *
+ * With no event late, the order is exactly the stable time order that
+ * merge_next() gives for a file.  An event older than one already released
+ * is applied at once and counted as late.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-priv.h"
+
+#define RCHUNK_BYTES	(64u << 10)
+
+struct rchunk {
+	struct rchunk	*next;		/* in the pool */
+	uint32_t	 used;
+	uint32_t	 live;		/* events in it not yet released */
+	int		 stream;
+	_Alignas(16) uint8_t data[RCHUNK_BYTES];
+};
+
+/* What is kept of an event; its payload follows. */
+struct rhdr {
+	struct rhdr	*next;		/* in its run */
+	struct rchunk	*chunk;
+	uint64_t	 time, off, seq;
+	int32_t		 cap;
+	uint32_t	 size, len;
+	uint16_t	 tag, kind;
+};
+
+#define RALIGN(n)	(((n) + 7) & ~(size_t)7)
+
+void
+model_reorder_init(struct reorder *ro)
+{
+	int	i;
+
+	memset(ro, 0, sizeof *ro);
+	ro->window = MODEL_REORDER_NS;
+	ro->max_bytes = MODEL_REORDER_BYTES;
+	for (i = 0; i < RSTREAMS; i++)
+		ro->cur[i] = -1;
+	for (i = 0; i < RQUEUES; i++)
+		ro->freeq[i] = (uint16_t)(RQUEUES - 1 - i);
+	ro->nfreeq = RQUEUES;
+}
+
+/* Free the chunks; only once nothing is held (after a flush). */
+void
+model_reorder_free(struct reorder *ro)
+{
+	struct rchunk	*c, *next;
+	int		 i;
+
+	for (i = 0; i < RSTREAMS; i++) {
+		if ((c = ro->chunk[i]) != NULL) {
+			c->next = ro->free;
+			ro->free = c;
+			ro->chunk[i] = NULL;
+		}
+	}
+	for (c = ro->free; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	ro->free = NULL;
+	ro->nchunks = 0;
+}
+
+static inline int
+q_before(const struct reorder *ro, int a, int b)
+{
+	const struct rqueue	*x = &ro->q[a], *y = &ro->q[b];
+
+	if (x->head_time != y->head_time)
+		return x->head_time < y->head_time;
+	return x->head_seq < y->head_seq;
+}
+
+static void
+heap_down(struct reorder *ro, int i)
+{
+	uint16_t	tmp;
+	int		c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= ro->nheap)
+			break;
+		if (c + 1 < ro->nheap && q_before(ro, ro->heap[c + 1],
+		    ro->heap[c]))
+			c++;
+		if (!q_before(ro, ro->heap[c], ro->heap[i]))
+			break;
+		tmp = ro->heap[i];
+		ro->heap[i] = ro->heap[c];
+		ro->heap[c] = tmp;
+		i = c;
+	}
+}
+
+static void
+heap_push(struct reorder *ro, int qi)
+{
+	uint16_t	tmp;
+	int		i = ro->nheap++, up;
+
+	ro->heap[i] = (uint16_t)qi;
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (!q_before(ro, ro->heap[i], ro->heap[up]))
+			break;
+		tmp = ro->heap[i];
+		ro->heap[i] = ro->heap[up];
+		ro->heap[up] = tmp;
+		i = up;
+	}
+}
+
+static void
+chunk_put(struct reorder *ro, struct rchunk *c)
+{
+	c->next = ro->free;
+	ro->free = c;
+}
+
+/* Release the oldest held event into the model. */
+static void
+release_one(struct model *m)
+{
+	struct reorder		*ro = &m->p->ro;
+	int			 qi = ro->heap[0];
+	struct rqueue		*q = &ro->q[qi];
+	struct rhdr		*h = q->head;
+	struct rchunk		*c = h->chunk;
+	struct proto_ev		 ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.time = h->time;
+	ev.off = h->off;
+	ev.tag = h->tag;
+	ev.kind = h->kind;
+	ev.cap = h->cap;
+	ev.size = h->size;
+	ev.len = h->len;
+	ev.payload = (const uint8_t *)(h + 1);
+	(void)proto_fields(&ev);
+
+	m->totals.held--;
+	m->totals.held_bytes -= RALIGN(sizeof *h + h->len);
+	q->head = h->next;
+	if (--q->n > 0) {
+		q->head_time = q->head->time;
+		q->head_seq = q->head->seq;
+		heap_down(ro, 0);
+	}
+	else {
+		q->tail = NULL;
+		ro->heap[0] = ro->heap[--ro->nheap];
+		if (ro->nheap > 0)
+			heap_down(ro, 0);
+		if (ro->cur[q->stream] == qi)
+			ro->cur[q->stream] = -1;
+		ro->freeq[ro->nfreeq++] = (uint16_t)qi;
+	}
+	/* The payload stays readable: the pool is not used before the next
+	 * push. */
+	if (--c->live == 0 && ro->chunk[c->stream] != c)
+		chunk_put(ro, c);
+
+	if (!ro->any_released || ev.time > ro->released)
+		ro->released = ev.time;
+	else if (ev.time < ro->released)
+		m->totals.late++;	/* overtaken by an early release */
+	ro->any_released = 1;
+	model_apply_one(m, &ev);
+}
+
+void
+model_reorder_flush(struct model *m)
+{
+	while (m->p->ro.nheap > 0)
+		release_one(m);
+}
+
+/* A fresh chunk for a stream, releasing early if the pool is spent. */
+static struct rchunk *
+chunk_get(struct model *m, int st)
+{
+	struct reorder	*ro = &m->p->ro;
+	struct rchunk	*c, *old = ro->chunk[st];
+	size_t		 max = ro->max_bytes / RCHUNK_BYTES;
+
+	/* The stream's full chunk is no longer its own. */
+	ro->chunk[st] = NULL;
+	if (old != NULL && old->live == 0)
+		chunk_put(ro, old);
+	if (max < 2)
+		max = 2;
+	for (;;) {
+		if ((c = ro->free) != NULL) {
+			ro->free = c->next;
+			break;
+		}
+		if (ro->nchunks < max) {
+			if ((c = malloc(sizeof *c)) == NULL) {
+				fprintf(stderr, "evtop: out of memory\n");
+				abort();
+			}
+			ro->nchunks++;
+			break;
+		}
+		if (ro->nheap == 0)
+			return NULL;
+		m->totals.forced++;
+		release_one(m);
+	}
+	c->next = NULL;
+	c->used = 0;
+	c->live = 0;
+	c->stream = st;
+	ro->chunk[st] = c;
+	return c;
+}
+
+void
+model_reorder_push(struct model *m, const struct proto_ev *ev)
+{
+	struct reorder	*ro = &m->p->ro;
+	struct rqueue	*q;
+	struct rchunk	*c;
+	struct rhdr	*h;
+	size_t		 need = RALIGN(sizeof *h + ev->len);
+	int		 qi, st;
+
+	if (ev->kind == PROTO_BLOCK_MARKER) {
+		model_apply_one(m, ev);
+		return;
+	}
+	if (ro->any_released && ev->time < ro->released) {
+		m->totals.late++;
+		model_apply_one(m, ev);
+		return;
+	}
+	if (need > RCHUNK_BYTES) {
+		/* Too big to copy: what is older goes first, then it. */
+		m->totals.oversize++;
+		while (ro->nheap > 0 && ro->q[ro->heap[0]].head_time <=
+		    ev->time)
+			release_one(m);
+		if (!ro->any_released || ev->time > ro->released)
+			ro->released = ev->time;
+		ro->any_released = 1;
+		model_apply_one(m, ev);
+		return;
+	}
+	st = ev->cap < 0 ? 0 : 1 + ev->cap % MODEL_MAX_CAPS;
+
+	/* Room first: making it may release events and close runs. */
+	if ((c = ro->chunk[st]) == NULL || c->used + need > RCHUNK_BYTES) {
+		if ((c = chunk_get(m, st)) == NULL) {
+			model_apply_one(m, ev);
+			return;
+		}
+	}
+	qi = ro->cur[st];
+	if (qi < 0 || ro->q[qi].tail_time > ev->time) {
+		/* A new run: time went back in this stream. */
+		while (ro->nfreeq == 0) {
+			m->totals.forced++;
+			release_one(m);
+		}
+		qi = ro->freeq[--ro->nfreeq];
+		ro->cur[st] = (int16_t)qi;
+		q = &ro->q[qi];
+		q->head = q->tail = NULL;
+		q->n = 0;
+		q->stream = st;
+	}
+	q = &ro->q[qi];
+
+	h = (struct rhdr *)(void *)(c->data + c->used);
+	h->next = NULL;
+	h->chunk = c;
+	h->time = ev->time;
+	h->off = ev->off;
+	h->seq = ro->seq++;
+	h->cap = ev->cap;
+	h->size = ev->size;
+	h->len = ev->len;
+	h->tag = ev->tag;
+	h->kind = ev->kind;
+	if (ev->len > 0)
+		memcpy(h + 1, ev->payload, ev->len);
+	c->used += (uint32_t)need;
+	c->live++;
+	m->totals.held++;
+	m->totals.held_bytes += need;
+
+	q->tail_time = ev->time;
+	if (q->n++ == 0) {
+		q->head = q->tail = h;
+		q->head_time = h->time;
+		q->head_seq = h->seq;
+		heap_push(ro, qi);
+	} else {
+		q->tail->next = h;
+		q->tail = h;
+	}
+	if (ev->time > ro->newest)
+		ro->newest = ev->time;
+	while (ro->nheap > 0 && ro->q[ro->heap[0]].head_time + ro->window <=
+	    ro->newest)
+		release_one(m);
+}

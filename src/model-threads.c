@@ -1,0 +1,499 @@
+/*
+ * model-threads.c: Haskell threads, their states and CPU time.
+ *
+ * Threads live in a uthash table over a pool allocated in chunks, never
+ * more than MODEL_MAX_THREADS entries.  Two lists (live, finished) in the
+ * order threads joined them give the eviction order, with a second chance
+ * (the CLOCK algorithm) for those seen since the hand last passed: a
+ * finished thread is dropped once it has not been seen for FOLD_NS, and when
+ * the table is full a finished thread goes first, else a live one not seen
+ * lately.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-priv.h"
+
+#define THR_CHUNK	1024
+
+void
+model_threads_init(struct model *m)
+{
+	(void)m;
+}
+
+void
+model_threads_free(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	size_t			 i;
+
+	HASH_CLEAR(hh, p->thr_hash);
+	for (i = 0; i < p->thr_nchunks; i++)
+		free(p->thr_chunks[i]);
+	free(p->thr_chunks);
+	p->thr_chunks = NULL;
+	p->thr_nchunks = 0;
+	p->thr_free = NULL;
+	p->thr_live.head = p->thr_live.tail = NULL;
+	p->thr_fin.head = p->thr_fin.tail = NULL;
+}
+
+static void
+list_del(struct mlist *l, struct mthr *t)
+{
+	if (t->prev != NULL)
+		t->prev->next = t->next;
+	else
+		l->head = t->next;
+	if (t->next != NULL)
+		t->next->prev = t->prev;
+	else
+		l->tail = t->prev;
+	t->prev = t->next = NULL;
+}
+
+static void
+list_add(struct mlist *l, struct mthr *t)
+{
+	t->next = NULL;
+	t->prev = l->tail;
+	if (l->tail != NULL)
+		l->tail->next = t;
+	else
+		l->head = t;
+	l->tail = t;
+}
+
+static struct mlist *
+list_of(struct model *m, struct mthr *t)
+{
+	return t->pub.state == MODEL_T_FINISHED ? &m->p->thr_fin :
+	    &m->p->thr_live;
+}
+
+/* Seen now. */
+static inline void
+touch(struct model *m, struct mthr *t)
+{
+	t->pub.last = m->now;
+	t->ref = 1;
+}
+
+/* The clock hand: the first entry of l not seen since the hand passed;
+ * the others get their second chance at the tail. */
+static struct mthr *
+clock_victim(struct mlist *l)
+{
+	struct mthr	*t;
+
+	while ((t = l->head)->ref) {
+		t->ref = 0;
+		if (l->head == l->tail)
+			break;
+		list_del(l, t);
+		list_add(l, t);
+	}
+	return t;
+}
+
+static void
+count_state(struct model *m, struct mthr *t, int d)
+{
+	struct model_threads	*th = &m->threads;
+
+	th->by_state[t->pub.state] += d;
+	if (t->pub.state != MODEL_T_FINISHED)
+		th->live += d;
+	if (t->pub.state == MODEL_T_BLOCKED)
+		th->blocked_by[t->pub.why] += d;
+}
+
+static void
+set_state(struct model *m, struct mthr *t, enum model_tstate st, unsigned why)
+{
+	int	fin = t->pub.state == MODEL_T_FINISHED;
+
+	if (why >= MODEL_NREASONS || st != MODEL_T_BLOCKED)
+		why = st == MODEL_T_FINISHED && why < MODEL_NREASONS ? why : 0;
+	if (t->pub.state == st && t->pub.why == why)
+		return;
+	count_state(m, t, -1);
+	if (fin != (st == MODEL_T_FINISHED))
+		list_del(list_of(m, t), t);
+	t->pub.state = st;
+	t->pub.why = (uint8_t)why;
+	if (fin != (st == MODEL_T_FINISHED)) {
+		t->ref = 0;
+		list_add(list_of(m, t), t);
+	}
+	count_state(m, t, 1);
+}
+
+static void
+thr_remove(struct model *m, struct mthr *t)
+{
+	struct model_priv	*p = m->p;
+	struct mcap		*c;
+	int			 i;
+
+	if (t->pub.state == MODEL_T_RUNNING) {
+		for (i = 0; i < m->prog.ncaps; i++) {
+			c = (struct mcap *)m->caps[i];
+			if (c != NULL && c->cur == t)
+				c->cur = NULL;
+		}
+	}
+	count_state(m, t, -1);
+	list_del(list_of(m, t), t);
+	if (p->thr_cache[t->pub.id & 255] == t)
+		p->thr_cache[t->pub.id & 255] = NULL;
+	HASH_DEL(p->thr_hash, t);
+	t->next = p->thr_free;
+	p->thr_free = t;
+	m->threads.table--;
+}
+
+static struct mthr *
+thr_alloc(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	struct mthr		*t, *chunk, **v;
+	size_t			 i;
+
+	if (p->thr_free == NULL && m->threads.table < MODEL_MAX_THREADS) {
+		v = realloc(p->thr_chunks, (p->thr_nchunks + 1) * sizeof *v);
+		chunk = calloc(THR_CHUNK, sizeof *chunk);
+		if (v == NULL || chunk == NULL) {
+			fprintf(stderr, "evtop: out of memory\n");
+			abort();
+		}
+		p->thr_chunks = v;
+		p->thr_chunks[p->thr_nchunks++] = chunk;
+		for (i = THR_CHUNK; i > 0; i--) {
+			chunk[i - 1].next = p->thr_free;
+			p->thr_free = &chunk[i - 1];
+		}
+	}
+	if (m->threads.table >= MODEL_MAX_THREADS) {
+		t = p->thr_fin.head != NULL ? p->thr_fin.head :
+		    clock_victim(&p->thr_live);
+		thr_remove(m, t);
+		m->threads.evicted++;
+	}
+	t = p->thr_free;
+	p->thr_free = t->next;
+	return t;
+}
+
+static struct mthr *
+thr_get(struct model *m, uint32_t id)
+{
+	struct model_priv	*p = m->p;
+	struct mthr		*t;
+
+	if ((t = p->thr_cache[id & 255]) != NULL && t->pub.id == id) {
+		touch(m, t);
+		return t;
+	}
+	HASH_FIND(hh, p->thr_hash, &id, sizeof id, t);
+	if (t != NULL) {
+		p->thr_cache[id & 255] = t;
+		touch(m, t);
+		return t;
+	}
+	t = thr_alloc(m);
+	memset(t, 0, sizeof *t);
+	t->pub.id = id;
+	t->pub.state = MODEL_T_RUNNABLE;
+	t->pub.cap = -1;
+	t->pub.created = t->pub.last = m->now;
+	t->epoch = p->epoch;
+	HASH_ADD(hh, p->thr_hash, pub.id, sizeof t->pub.id, t);
+	p->thr_cache[id & 255] = t;
+	list_add(&p->thr_live, t);
+	count_state(m, t, 1);
+	m->threads.table++;
+	return t;
+}
+
+/* The thread ran over [t0, t1). */
+void
+model_thread_cpu(struct model *m, struct mthr *t, uint64_t t0, uint64_t t1)
+{
+	if (t1 <= t0)
+		return;
+	if (t->epoch != m->p->epoch) {
+		t->cpu_base = t->pub.cpu_ns +
+		    model_overlap(t0, t1, 0, m->reset_at);
+		t->epoch = m->p->epoch;
+	}
+	t->pub.cpu_ns += t1 - t0;
+	m->threads.cpu_ns += t1 - t0;
+	wctr_span_fast(&t->cpu, t0, t1);
+}
+
+/* Every new slot: fold finished threads not seen for FOLD_NS. */
+void
+model_threads_tick(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	struct mthr		*t;
+
+	while ((t = p->thr_fin.head) != NULL) {
+		if (t->pub.last + FOLD_NS < m->now) {
+			thr_remove(m, t);
+			m->threads.dropped++;
+		} else if (t->ref && t->next != NULL) {
+			/* Seen after it finished: look again later. */
+			t->ref = 0;
+			list_del(&p->thr_fin, t);
+			list_add(&p->thr_fin, t);
+		} else
+			break;
+	}
+}
+
+static enum model_tstate
+stop_state(uint16_t status)
+{
+	switch (status) {
+	case 0:		/* no status */
+	case 1:		/* heap overflow */
+	case 2:		/* stack overflow */
+	case 3:		/* yielding */
+	case 17:	/* migrating */
+	case 19:
+		return MODEL_T_RUNNABLE;
+	case 5:
+		return MODEL_T_FINISHED;
+	default:
+		return status > 20 ? MODEL_T_RUNNABLE : MODEL_T_BLOCKED;
+	}
+}
+
+void
+model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct mthr		*t;
+	enum model_tstate	 st;
+	uint64_t		 now = ev->time;
+
+	switch (ev->kind) {
+	case PROTO_CREATE_THREAD:
+		m->threads.created++;
+		model_count(m, MODEL_S_THREADS_CREATED, now, 1);
+		t = thr_get(m, ev->u.thread.thread);
+		if (t->pub.state == MODEL_T_FINISHED) {
+			/* An id used again: a new thread. */
+			set_state(m, t, MODEL_T_RUNNABLE, 0);
+			t->pub.created = m->now;
+		}
+		if (c != NULL)
+			t->pub.cap = c->pub.id;
+		break;
+	case PROTO_CREATE_SPARK_THREAD:
+		t = thr_get(m, ev->u.thread.thread);
+		if (c != NULL)
+			t->pub.cap = c->pub.id;
+		break;
+	case PROTO_RUN_THREAD:
+		t = thr_get(m, ev->u.thread.thread);
+		if (c != NULL) {
+			model_cap_close(m, c, now);
+			if (c->cur != NULL && c->cur != t &&
+			    c->cur->pub.state == MODEL_T_RUNNING)
+				set_state(m, c->cur, MODEL_T_RUNNABLE, 0);
+			c->pub.state = MODEL_CAP_RUN;
+			c->pub.thread = t->pub.id;
+			c->cur = t;
+			t->pub.cap = c->pub.id;
+		}
+		m->threads.runs++;
+		t->pub.runs++;
+		if (t->pub.state != MODEL_T_RUNNING)
+			set_state(m, t, MODEL_T_RUNNING, 0);
+		break;
+	case PROTO_STOP_THREAD:
+		t = thr_get(m, ev->u.stop.thread);
+		if (c != NULL && c->pub.state == MODEL_CAP_RUN) {
+			model_cap_close(m, c, now);
+			c->pub.state = MODEL_CAP_IDLE;
+			c->cur = NULL;
+		}
+		st = stop_state(ev->u.stop.status);
+		if (st == MODEL_T_FINISHED && t->pub.state != MODEL_T_FINISHED) {
+			m->threads.finished++;
+			model_count(m, MODEL_S_THREADS_FINISHED, now, 1);
+		}
+		set_state(m, t, st, ev->u.stop.status);
+		break;
+	case PROTO_THREAD_RUNNABLE:
+		t = thr_get(m, ev->u.thread.thread);
+		if (t->pub.state == MODEL_T_BLOCKED)
+			set_state(m, t, MODEL_T_RUNNABLE, 0);
+		break;
+	case PROTO_MIGRATE_THREAD:
+		t = thr_get(m, ev->u.migrate.thread);
+		t->pub.migrations++;
+		m->threads.migrations++;
+		t->pub.cap = ev->u.migrate.cap;
+		break;
+	case PROTO_THREAD_WAKEUP:
+		t = thr_get(m, ev->u.migrate.thread);
+		t->pub.wakeups++;
+		m->threads.wakeups++;
+		if (t->pub.state == MODEL_T_BLOCKED)
+			set_state(m, t, MODEL_T_RUNNABLE, 0);
+		break;
+	case PROTO_THREAD_LABEL:
+		t = thr_get(m, ev->u.label.thread);
+		model_copy_text(t->pub.label, sizeof t->pub.label,
+		    ev->u.label.label.p, ev->u.label.label.len);
+		break;
+	}
+}
+
+/* A gap in the stream: no thread is known to run any more. */
+void
+model_threads_gap(struct model *m)
+{
+	struct mthr	*t, *tmp;
+
+	if (m->threads.by_state[MODEL_T_RUNNING] == 0)
+		return;
+	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
+		if (t->pub.state == MODEL_T_RUNNING)
+			set_state(m, t, MODEL_T_RUNNABLE, 0);
+	}
+}
+
+const struct model_thread *
+model_thread_find(const struct model *m, uint32_t id)
+{
+	struct mthr	*t;
+
+	HASH_FIND(hh, m->p->thr_hash, &id, sizeof id, t);
+	return t != NULL ? &t->pub : NULL;
+}
+
+/* CPU of a thread in a window, its running span included. */
+static uint64_t
+thr_cpu(const struct model *m, const struct mthr *t, enum model_win w)
+{
+	const struct mcap	*c;
+	uint64_t		 v, lo = model_win_start(m, w);
+
+	if (w == MODEL_WRUN)
+		v = t->epoch == m->p->epoch ? t->pub.cpu_ns - t->cpu_base : 0;
+	else
+		v = wctr_sum(&t->cpu, m, w);
+	if (t->pub.state == MODEL_T_RUNNING && t->pub.cap >= 0 &&
+	    t->pub.cap < MODEL_MAX_CAPS &&
+	    (c = (const struct mcap *)m->caps[t->pub.cap]) != NULL &&
+	    c->cur == t && c->pub.state == MODEL_CAP_RUN)
+		v += model_overlap(c->pub.since, m->now, lo, m->now);
+	return v;
+}
+
+static uint64_t
+row_key(const struct model_thread_row *r, enum model_tsort by)
+{
+	switch (by) {
+	case MODEL_TSORT_CPU:
+		return r->cpu_ns;
+	case MODEL_TSORT_TOTAL:
+		return r->t->cpu_ns;
+	default:
+		return UINT32_MAX - r->t->id;
+	}
+}
+
+/* Does a come before b: larger key first, then lower id. */
+static int
+row_before(const struct model_thread_row *a, const struct model_thread_row *b,
+    enum model_tsort by)
+{
+	uint64_t	ka = row_key(a, by), kb = row_key(b, by);
+
+	if (ka != kb)
+		return ka > kb;
+	return a->t->id < b->t->id;
+}
+
+/* Sift down in a heap whose root is the row that comes last. */
+static void
+heap_down(struct model_thread_row *h, int n, int i, enum model_tsort by)
+{
+	struct model_thread_row	tmp;
+	int			c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && row_before(&h[c], &h[c + 1], by))
+			c++;
+		if (!row_before(&h[i], &h[c], by))
+			break;
+		tmp = h[i];
+		h[i] = h[c];
+		h[c] = tmp;
+		i = c;
+	}
+}
+
+static void
+heap_up(struct model_thread_row *h, int i, enum model_tsort by)
+{
+	struct model_thread_row	tmp;
+	int			up;
+
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (!row_before(&h[up], &h[i], by))
+			break;
+		tmp = h[i];
+		h[i] = h[up];
+		h[up] = tmp;
+		i = up;
+	}
+}
+
+/*
+ * The first n threads of the table in the given order, into rows[];
+ * returns how many.  Every thread in the table takes part, finished ones
+ * included (their state says so).
+ */
+int
+model_threads_sorted(const struct model *m, enum model_win w,
+    enum model_tsort by, struct model_thread_row *rows, int n)
+{
+	struct mthr		*t, *tmp;
+	struct model_thread_row	 r, x;
+	uint64_t		 dur = model_win_ns(m, w);
+	int			 k = 0, i;
+
+	if (n <= 0)
+		return 0;
+	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
+		r.t = &t->pub;
+		r.cpu_ns = thr_cpu(m, t, w);
+		r.share = dur > 0 ? (double)r.cpu_ns / (double)dur : 0;
+		if (k < n) {
+			rows[k] = r;
+			heap_up(rows, k++, by);
+		} else if (row_before(&r, &rows[0], by)) {
+			rows[0] = r;
+			heap_down(rows, k, 0, by);
+		}
+	}
+	/* Heap sort: the root is the last row. */
+	for (i = k - 1; i > 0; i--) {
+		x = rows[0];
+		rows[0] = rows[i];
+		rows[i] = x;
+		heap_down(rows, i, 0, by);
+	}
+	return k;
+}

@@ -1,0 +1,977 @@
+/*
+ * model.c: the model's clock, history slots, sessions and event dispatch.
+ *
+ * Each applied event advances "now" (the newest event time) and, when it
+ * crosses into a new 100 ms slot, rolls the history ring forward.  Counters
+ * go into the slot of their event; spans (a cap running, a collection) are
+ * split over the slots they cover when they close.  The figures for a
+ * window are sums over its slots, plus the part of any span still open.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-priv.h"
+
+static void	model_init(struct model *);
+static void	model_fini(struct model *);
+static void	model_session_gap(struct model *);
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p;
+
+	if ((p = calloc(n, size)) == NULL) {
+		fprintf(stderr, "evtop: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+struct model *
+model_new(void)
+{
+	struct model	*m;
+
+	m = xcalloc(1, sizeof *m);
+	m->p = xcalloc(1, sizeof *m->p);
+	m->tag_count = xcalloc(PROTO_NTAGS, sizeof *m->tag_count);
+	model_reorder_init(&m->p->ro);
+	model_init(m);
+	return m;
+}
+
+/* Allocate and clear what a program's model holds. */
+static void
+model_init(struct model *m)
+{
+	struct model_priv	*p = m->p;
+
+	p->slots = xcalloc(MODEL_NSLOTS, sizeof *p->slots);
+	p->gcrec = xcalloc(MODEL_NGCREC, sizeof *p->gcrec);
+	p->fine_hist = xcalloc(FINE_NHIST, sizeof *p->fine_hist);
+	p->scratch = xcalloc(MODEL_NGCREC, sizeof *p->scratch);
+	p->nmrec = xcalloc(MODEL_NNMREC, sizeof *p->nmrec);
+	p->census = xcalloc(MODEL_NCENSUS, sizeof *p->census);
+	p->msg = xcalloc(MODEL_NMSG, sizeof *p->msg);
+	p->msg_raw = xcalloc(MODEL_NMSG, sizeof *p->msg_raw);
+	model_threads_init(m);
+	model_gc_init(m);
+	model_prof_init(m);
+}
+
+static void
+model_fini(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	int			 i;
+
+	model_threads_free(m);
+	model_gc_free(m);
+	model_prof_free(m);
+	for (i = 0; i < MODEL_MAX_CAPS; i++) {
+		free(m->caps[i]);
+		m->caps[i] = NULL;
+	}
+	free(p->slots);
+	free(p->gcrec);
+	free(p->fine_hist);
+	free(p->scratch);
+	free(p->nmrec);
+	free(p->census);
+	free(p->msg);
+	free(p->msg_raw);
+}
+
+void
+model_free(struct model *m)
+{
+	if (m == NULL)
+		return;
+	model_fini(m);
+	model_reorder_free(&m->p->ro);
+	free(m->tag_count);
+	free(m->p);
+	free(m);
+}
+
+/*
+ * A new program (another pid) replaces the old one: everything but the
+ * stream totals, the reorder buffer and what this session already said
+ * about the program starts again.
+ */
+static void
+model_reset_program(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	struct model_prog	 old = m->prog;
+	struct reorder		 ro = p->ro;
+	int			 rts = p->sess_rts, args = p->sess_args;
+
+	model_fini(m);
+	memset(m->p, 0, sizeof *m->p);
+	p->ro = ro;
+	memset(&m->prog, 0, sizeof m->prog);
+	memset(&m->threads, 0, sizeof m->threads);
+	memset(&m->gc, 0, sizeof m->gc);
+	memset(&m->heap, 0, sizeof m->heap);
+	memset(&m->nm, 0, sizeof m->nm);
+	memset(&m->prof, 0, sizeof m->prof);
+	memset(&m->hprof, 0, sizeof m->hprof);
+	memset(&m->msgs, 0, sizeof m->msgs);
+	m->now = 0;
+	m->reset_at = 0;
+	model_init(m);
+	if (rts)
+		memcpy(m->prog.rts_id, old.rts_id, sizeof old.rts_id);
+	if (args)
+		memcpy(m->prog.args, old.args, sizeof old.args);
+	m->prog.sessions = old.sessions;
+	m->prog.resets = old.resets + 1;
+	p->sess_rts = rts;
+	p->sess_args = args;
+}
+
+void
+model_set_reorder(struct model *m, uint64_t window, size_t max_bytes)
+{
+	model_reorder_flush(m);
+	m->p->ro.window = window;
+	m->p->ro.max_bytes = max_bytes;
+}
+
+void
+model_header(struct model *m, const struct proto_dec *dec)
+{
+	struct model_priv	*p = m->p;
+
+	(void)dec;
+	model_reorder_flush(m);
+	m->totals.headers++;
+	m->prog.sessions++;
+	p->sess_rts = p->sess_args = 0;
+	/* The first session decides nothing; later ones may be a new program. */
+	p->sess_new = m->prog.sessions > 1;
+	if (p->sess_new && p->started)
+		model_session_gap(m);
+}
+
+/*
+ * What happened between two sessions is lost: spans still open end at the
+ * last event seen (a cap is not counted as running through the gap), an
+ * unfinished collection is dropped, running threads become runnable.
+ */
+static void
+model_session_gap(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	struct mcap		*c;
+	int			 i;
+
+	for (i = 0; i < m->prog.ncaps; i++) {
+		if ((c = (struct mcap *)m->caps[i]) == NULL)
+			continue;
+		model_cap_close(m, c, m->now);
+		c->pub.state = MODEL_CAP_IDLE;
+		c->cur = NULL;
+		c->in_gc = 0;
+	}
+	model_threads_gap(m);
+	if (m->gc.in_gc)
+		m->gc.dropped++;
+	m->gc.in_gc = 0;
+	p->n_in_gc = 0;
+	p->nocap_in_gc = 0;
+	p->req_pending = 0;
+	p->stats_pending = p->live_pending = 0;
+	p->nm_in_sync = p->nm_marking = 0;
+	p->nm_open = 0;
+	m->nm.phase = MODEL_NM_IDLE;
+	m->hprof.in_census = 0;
+}
+
+void
+model_flush(struct model *m)
+{
+	model_reorder_flush(m);
+}
+
+void
+model_error(struct model *m, const char *msg)
+{
+	m->totals.errors++;
+	model_copy_text(m->totals.last_error, sizeof m->totals.last_error,
+	    msg, strlen(msg));
+}
+
+void
+model_apply(struct model *m, const struct proto_ev *ev)
+{
+	if (m->p->ro.window != 0) {
+		model_reorder_push(m, ev);
+		return;
+	}
+	if (m->p->started && ev->time < m->now &&
+	    ev->kind != PROTO_BLOCK_MARKER)
+		m->totals.late++;
+	model_apply_one(m, ev);
+}
+
+void
+model_copy_text(char *dst, size_t size, const char *src, size_t len)
+{
+	size_t	n;
+
+	n = proto_sanitize(src, len, dst, size - 1);
+	dst[n] = '\0';
+}
+
+const char *
+model_tag_name(uint16_t tag, char *buf, size_t size)
+{
+	const char	*name;
+
+	if ((name = proto_tag_name(tag)) != NULL)
+		return name;
+	snprintf(buf, size, "UNKNOWN_%u", tag);
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Time and slots. */
+
+struct slot *
+model_slot_at(struct model *m, uint64_t t)
+{
+	uint64_t	s = t / MODEL_SLOT_NS;
+
+	if (s > m->p->slot || s + MODEL_NSLOTS <= m->p->slot)
+		return NULL;
+	return &m->p->slots[s % MODEL_NSLOTS];
+}
+
+/* Roll the ring forward to now's slot: new slots start empty, gauges
+ * carried. */
+static void
+model_advance(struct model *m, uint64_t s)
+{
+	struct model_priv	*p = m->p;
+	struct slot		*prev = &p->slots[p->slot % MODEL_NSLOTS];
+	struct slot		 carry;
+	struct mcap		*c;
+	uint64_t		 from, i;
+	int			 k, j;
+
+	/* The slot being left gets its events, bytes and live threads. */
+	prev->v[MODEL_S_THREADS_LIVE] = m->threads.live;
+	prev->v[MODEL_S_EVENTS] += m->totals.events - p->slot_events;
+	prev->v[MODEL_S_BYTES] += m->totals.bytes - p->slot_bytes;
+	p->slot_events = m->totals.events;
+	p->slot_bytes = m->totals.bytes;
+	carry = *prev;
+	from = s - p->slot > MODEL_NSLOTS ? s - MODEL_NSLOTS + 1 : p->slot + 1;
+	for (i = from; i <= s; i++) {
+		struct slot *sl = &p->slots[i % MODEL_NSLOTS];
+
+		memset(sl->v, 0, sizeof sl->v[0] * MODEL_S_FIRST_GAUGE);
+		for (j = MODEL_S_FIRST_GAUGE; j < MODEL_NSERIES; j++)
+			sl->v[j] = carry.v[j];
+		for (k = 0; k < m->prog.ncaps; k++) {
+			if ((c = (struct mcap *)m->caps[k]) == NULL)
+				continue;
+			c->run[i % MODEL_NSLOTS] = 0;
+			c->gc[i % MODEL_NSLOTS] = 0;
+		}
+	}
+	p->slot = s;
+	model_threads_tick(m);
+}
+
+static void
+model_start(struct model *m, uint64_t t)
+{
+	struct model_priv	*p = m->p;
+
+	p->started = 1;
+	m->now = t;
+	m->prog.start = t;
+	m->reset_at = t;
+	p->slot = t / MODEL_SLOT_NS;
+	p->slot_events = p->run_events = m->totals.events;
+	p->slot_bytes = p->run_bytes = m->totals.bytes;
+}
+
+void
+model_count(struct model *m, enum model_series s, uint64_t t, uint64_t v)
+{
+	struct slot	*sl;
+
+	if ((sl = model_slot_at(m, t)) != NULL)
+		sl->v[s] += v;
+	if (t >= m->reset_at)
+		m->p->run_tot[s] += v;
+}
+
+void
+model_gauge(struct model *m, enum model_series s, uint64_t v)
+{
+	m->p->slots[m->p->slot % MODEL_NSLOTS].v[s] = v;
+}
+
+/* Split the span [t0, t1) over the slots it covers. */
+void
+model_span(struct model *m, enum model_series s, uint64_t t0, uint64_t t1)
+{
+	struct model_priv	*p = m->p;
+	uint64_t		 a, b, lo, end;
+
+	if (t1 <= t0)
+		return;
+	if (t1 > m->reset_at)
+		p->run_tot[s] += t1 - (t0 > m->reset_at ? t0 : m->reset_at);
+	lo = p->slot + 1 > MODEL_NSLOTS ? p->slot + 1 - MODEL_NSLOTS : 0;
+	a = t0 / MODEL_SLOT_NS;
+	b = (t1 - 1) / MODEL_SLOT_NS;
+	if (a < lo) {
+		a = lo;
+		t0 = lo * MODEL_SLOT_NS;
+	}
+	if (b > p->slot)
+		b = p->slot;
+	for (; a <= b; a++) {
+		end = (a + 1) * MODEL_SLOT_NS;
+		if (end > t1)
+			end = t1;
+		if (end > t0)
+			p->slots[a % MODEL_NSLOTS].v[s] += end - t0;
+		t0 = end;
+	}
+}
+
+/* The same for a cap's own ring of ns per slot. */
+void
+model_span_ring(const struct model *m, uint32_t *ring, uint64_t t0,
+    uint64_t t1)
+{
+	const struct model_priv	*p = m->p;
+	uint64_t		 a, b, lo, end;
+
+	if (t1 <= t0)
+		return;
+	lo = p->slot + 1 > MODEL_NSLOTS ? p->slot + 1 - MODEL_NSLOTS : 0;
+	a = t0 / MODEL_SLOT_NS;
+	b = (t1 - 1) / MODEL_SLOT_NS;
+	if (a < lo) {
+		a = lo;
+		t0 = lo * MODEL_SLOT_NS;
+	}
+	if (b > p->slot)
+		b = p->slot;
+	for (; a <= b; a++) {
+		end = (a + 1) * MODEL_SLOT_NS;
+		if (end > t1)
+			end = t1;
+		if (end > t0)
+			ring[a % MODEL_NSLOTS] += (uint32_t)(end - t0);
+		t0 = end;
+	}
+}
+
+uint64_t
+model_win_start_at(uint64_t now, uint64_t start, enum model_win w)
+{
+	uint64_t	s;
+
+	switch (w) {
+	case MODEL_W1:
+		s = now / MODEL_SLOT_NS;
+		s = s >= WIN_SLOTS - 1 ? (s - (WIN_SLOTS - 1)) * MODEL_SLOT_NS :
+		    0;
+		break;
+	case MODEL_W10:
+		s = now / SEC_NS;
+		s = s >= WIN_SLOTS - 1 ? (s - (WIN_SLOTS - 1)) * SEC_NS : 0;
+		break;
+	default:
+		s = start;
+		break;
+	}
+	return s > start ? s : start;
+}
+
+uint64_t
+model_win_start(const struct model *m, enum model_win w)
+{
+	return model_win_start_at(m->now, w == MODEL_WRUN ? m->reset_at :
+	    m->prog.start, w);
+}
+
+uint64_t
+model_win_ns(const struct model *m, enum model_win w)
+{
+	return m->now - model_win_start(m, w);
+}
+
+uint64_t
+model_overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+	uint64_t	lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/* The part of spans still open that falls in [lo, hi). */
+static uint64_t
+model_open_part(const struct model *m, enum model_series s, uint64_t lo,
+    uint64_t hi)
+{
+	const struct model_cap	*c;
+	uint64_t		 v = 0;
+	int			 i;
+
+	if (s == MODEL_S_GC_NS && m->gc.in_gc)
+		v = model_overlap(m->p->gc_since, m->now, lo, hi);
+	if (s == MODEL_S_RUN_NS) {
+		for (i = 0; i < m->prog.ncaps; i++) {
+			c = m->caps[i];
+			if (c != NULL && c->state == MODEL_CAP_RUN)
+				v += model_overlap(c->since, m->now, lo, hi);
+		}
+	}
+	return v;
+}
+
+/* A counter's value in slot a, with what the current slot has pending. */
+static uint64_t
+slot_val(const struct model *m, uint64_t a, enum model_series s)
+{
+	const struct model_priv	*p = m->p;
+	const struct mcap	*c;
+	uint64_t		 v = p->slots[a % MODEL_NSLOTS].v[s];
+	int			 i;
+
+	if (s == MODEL_S_RUN_NS) {
+		for (i = 0; i < m->prog.ncaps; i++)
+			if ((c = (const struct mcap *)m->caps[i]) != NULL)
+				v += c->run[a % MODEL_NSLOTS];
+	}
+	if (a == p->slot && s == MODEL_S_THREADS_LIVE)
+		v = m->threads.live;
+	if (a == p->slot && s == MODEL_S_EVENTS)
+		v += m->totals.events - p->slot_events;
+	if (a == p->slot && s == MODEL_S_BYTES)
+		v += m->totals.bytes - p->slot_bytes;
+	return v;
+}
+
+uint64_t
+model_sum(const struct model *m, enum model_series s, enum model_win w)
+{
+	const struct model_priv	*p = m->p;
+	uint64_t		 lo, a, v = 0;
+	int			 i;
+
+	if (!p->started)
+		return 0;
+	if (s >= MODEL_S_FIRST_GAUGE)
+		return slot_val(m, p->slot, s);
+	lo = model_win_start(m, w);
+	if (w == MODEL_WRUN) {
+		if (s == MODEL_S_EVENTS)
+			return m->totals.events - p->run_events;
+		if (s == MODEL_S_BYTES)
+			return m->totals.bytes - p->run_bytes;
+		if (s == MODEL_S_RUN_NS) {
+			for (i = 0; i < m->prog.ncaps; i++)
+				if (m->caps[i] != NULL)
+					v += m->caps[i]->run_ns;
+			return v + model_open_part(m, s, lo, m->now);
+		}
+		return p->run_tot[s] + model_open_part(m, s, lo, m->now);
+	}
+	for (a = lo / MODEL_SLOT_NS; a <= p->slot; a++)
+		v += slot_val(m, a, s);
+	return v + model_open_part(m, s, lo, m->now);
+}
+
+double
+model_rate(const struct model *m, enum model_series s, enum model_win w)
+{
+	uint64_t	ns = model_win_ns(m, w);
+
+	if (ns == 0)
+		return 0;
+	return (double)model_sum(m, s, w) * 1e9 / (double)ns;
+}
+
+int
+model_history(const struct model *m, enum model_series s, double *out, int n)
+{
+	const struct model_priv	*p = m->p;
+	uint64_t		 first, a, lo;
+	int			 k = 0;
+
+	if (!p->started || n <= 0)
+		return 0;
+	if (n > MODEL_NSLOTS)
+		n = MODEL_NSLOTS;
+	first = m->prog.start / MODEL_SLOT_NS;
+	a = p->slot + 1 >= (uint64_t)n ? p->slot + 1 - (uint64_t)n : 0;
+	if (a < first)
+		a = first;
+	for (; a <= p->slot; a++) {
+		out[k] = (double)slot_val(m, a, s);
+		if (s < MODEL_S_FIRST_GAUGE) {
+			lo = a * MODEL_SLOT_NS;
+			out[k] += (double)model_open_part(m, s, lo,
+			    lo + MODEL_SLOT_NS);
+		}
+		k++;
+	}
+	return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* Small windowed counters. */
+
+static void
+wctr_fine(struct wctr *w, uint64_t s, uint32_t v)
+{
+	uint32_t	i, d;
+
+	if (s > w->fine_at) {
+		d = s - w->fine_at >= WIN_SLOTS ? WIN_SLOTS :
+		    (uint32_t)(s - w->fine_at);
+		for (i = 1; i <= d; i++)
+			w->fine[(s - d + i) % WIN_SLOTS] = 0;
+		w->fine_at = (uint32_t)s;
+	} else if (w->fine_at - s >= WIN_SLOTS)
+		return;
+	if (w->fine[s % WIN_SLOTS] > UINT32_MAX - v)
+		w->fine[s % WIN_SLOTS] = UINT32_MAX;
+	else
+		w->fine[s % WIN_SLOTS] += v;
+}
+
+static void
+wctr_coarse(struct wctr *w, uint64_t s, uint32_t v)
+{
+	uint32_t	i, d;
+
+	if (s > w->coarse_at) {
+		d = s - w->coarse_at >= WIN_SLOTS ? WIN_SLOTS :
+		    (uint32_t)(s - w->coarse_at);
+		for (i = 1; i <= d; i++)
+			w->coarse[(s - d + i) % WIN_SLOTS] = 0;
+		w->coarse_at = (uint32_t)s;
+	} else if (w->coarse_at - s >= WIN_SLOTS)
+		return;
+	if (w->coarse[s % WIN_SLOTS] > UINT32_MAX - v)
+		w->coarse[s % WIN_SLOTS] = UINT32_MAX;
+	else
+		w->coarse[s % WIN_SLOTS] += v;
+}
+
+void
+wctr_add(struct wctr *w, uint64_t t, uint32_t v)
+{
+	wctr_fine(w, t / MODEL_SLOT_NS, v);
+	wctr_coarse(w, t / SEC_NS, v);
+}
+
+/* Add the length of [t0, t1) to the slots and seconds it covers. */
+void
+wctr_span(struct wctr *w, uint64_t t0, uint64_t t1)
+{
+	uint64_t	a, b, u, end, unit;
+	int		pass;
+
+	if (t1 <= t0)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		unit = pass == 0 ? MODEL_SLOT_NS : SEC_NS;
+		a = t0 / unit;
+		b = (t1 - 1) / unit;
+		if (b - a >= WIN_SLOTS)
+			a = b - (WIN_SLOTS - 1);
+		u = a * unit > t0 ? a * unit : t0;
+		for (; a <= b; a++) {
+			end = (a + 1) * unit;
+			if (end > t1)
+				end = t1;
+			if (pass == 0)
+				wctr_fine(w, a, (uint32_t)(end - u));
+			else
+				wctr_coarse(w, a, (uint32_t)(end - u));
+			u = end;
+		}
+	}
+}
+
+uint64_t
+wctr_sum(const struct wctr *w, const struct model *m, enum model_win win)
+{
+	uint64_t	lo, hi, s, v = 0;
+
+	if (win == MODEL_W1) {
+		hi = m->now / MODEL_SLOT_NS;
+		lo = model_win_start(m, win) / MODEL_SLOT_NS;
+		if (hi > w->fine_at)
+			hi = w->fine_at;
+		if (w->fine_at >= WIN_SLOTS && lo < w->fine_at - WIN_SLOTS + 1)
+			lo = w->fine_at - WIN_SLOTS + 1;
+		for (s = lo; s <= hi; s++)
+			v += w->fine[s % WIN_SLOTS];
+	} else {
+		hi = m->now / SEC_NS;
+		lo = model_win_start(m, win) / SEC_NS;
+		if (hi > w->coarse_at)
+			hi = w->coarse_at;
+		if (w->coarse_at >= WIN_SLOTS &&
+		    lo < w->coarse_at - WIN_SLOTS + 1)
+			lo = w->coarse_at - WIN_SLOTS + 1;
+		for (s = lo; s <= hi; s++)
+			v += w->coarse[s % WIN_SLOTS];
+	}
+	return v;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct mcap *
+model_cap_get(struct model *m, int32_t cap)
+{
+	struct mcap	*c;
+
+	if (cap < 0)
+		return NULL;
+	if (cap >= MODEL_MAX_CAPS) {
+		m->prog.caps_over++;
+		return NULL;
+	}
+	if ((c = (struct mcap *)m->caps[cap]) != NULL)
+		return c;
+	c = xcalloc(1, sizeof *c);
+	c->pub.id = cap;
+	c->pub.exists = 1;
+	c->pub.enabled = 1;
+	c->pub.state = MODEL_CAP_IDLE;
+	c->pub.since = m->now;
+	c->acct = m->now;
+	m->caps[cap] = &c->pub;
+	if (cap + 1 > m->prog.ncaps)
+		m->prog.ncaps = cap + 1;
+	return c;
+}
+
+void
+model_reset_window(struct model *m)
+{
+	struct model_priv	*p = m->p;
+	struct model_cap	*c;
+	int			 i;
+
+	model_reorder_flush(m);
+	m->reset_at = m->now;
+	p->run_events = m->totals.events;
+	p->run_bytes = m->totals.bytes;
+	p->epoch++;
+	memset(p->run_tot, 0, sizeof p->run_tot);
+	for (i = 0; i < m->prog.ncaps; i++) {
+		if ((c = m->caps[i]) == NULL)
+			continue;
+		c->run_ns = c->gc_ns = 0;
+	}
+	m->prof.samples = 0;
+	model_gc_reset_run(m);
+}
+
+/* Program events. */
+static void
+model_prog_event(struct model *m, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+	struct model_prog	*g = &m->prog;
+	char			 tmp[sizeof g->args];
+	size_t			 n, i, k;
+	static const char *const fnames[7] = {
+		"module", "closure", "type", "cc", "ccs", "retainer", "bio"
+	};
+
+	switch (ev->kind) {
+	case PROTO_RTS_IDENTIFIER:
+		model_copy_text(g->rts_id, sizeof g->rts_id,
+		    ev->u.capset_str.s.p, ev->u.capset_str.s.len);
+		p->sess_rts = 1;
+		break;
+	case PROTO_PROGRAM_ARGS:
+		n = ev->u.capset_str.s.len;
+		if (n > sizeof tmp)
+			n = sizeof tmp;
+		memcpy(tmp, ev->u.capset_str.s.p, n);
+		while (n > 0 && tmp[n - 1] == '\0')
+			n--;
+		for (i = 0; i < n; i++)
+			if (tmp[i] == '\0')
+				tmp[i] = ' ';
+		model_copy_text(g->args, sizeof g->args, tmp, n);
+		p->sess_args = 1;
+		break;
+	case PROTO_OSPROCESS_PID:
+		if (p->sess_new && g->has_pid && g->pid != ev->u.pid.pid)
+			model_reset_program(m);
+		p->sess_new = 0;
+		g->pid = ev->u.pid.pid;
+		g->has_pid = 1;
+		break;
+	case PROTO_OSPROCESS_PPID:
+		g->ppid = ev->u.pid.pid;
+		g->has_ppid = 1;
+		break;
+	case PROTO_WALL_CLOCK_TIME:
+		g->has_wall = 1;
+		g->wall_ns = ev->u.wall.sec * SEC_NS + ev->u.wall.nsec;
+		g->wall_at = ev->time;
+		break;
+	case PROTO_HEAP_INFO_GHC:
+		g->has_heap_info = 1;
+		g->gens = ev->u.heap_info.gens;
+		g->max_heap = ev->u.heap_info.max_heap;
+		g->alloc_area = ev->u.heap_info.alloc_area;
+		g->mblock = ev->u.heap_info.mblock;
+		g->block = ev->u.heap_info.block;
+		break;
+	case PROTO_PROF_BEGIN:
+		g->prof = 1;
+		g->tick_ns = ev->u.prof_begin.interval;
+		break;
+	case PROTO_HEAP_PROF_BEGIN:
+		g->heap_prof = 1;
+		g->breakdown = ev->u.heap_prof_begin.breakdown;
+		g->hp_interval = ev->u.heap_prof_begin.period;
+		k = 0;
+		g->hp_filters[0] = '\0';
+		for (i = 0; i < 7; i++) {
+			const struct proto_str *f =
+			    &ev->u.heap_prof_begin.filter[i];
+			int w;
+
+			if (f->len == 0 || k + 16 >= sizeof g->hp_filters)
+				continue;
+			w = snprintf(g->hp_filters + k,
+			    sizeof g->hp_filters - k, "%s%s=", k ? " " : "",
+			    fnames[i]);
+			if (w < 0)
+				break;
+			k += (size_t)w;
+			model_copy_text(g->hp_filters + k,
+			    sizeof g->hp_filters - k, f->p, f->len);
+			k += strlen(g->hp_filters + k);
+		}
+		break;
+	}
+}
+
+static void
+model_heap_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+	struct model_heap	*h = &m->heap;
+	uint64_t		 b = ev->u.heap.bytes, d, *last;
+	uint8_t			*has;
+	unsigned		 i;
+
+	switch (ev->kind) {
+	case PROTO_HEAP_ALLOCATED:
+		/* Cumulative per cap (the RTS posts each cap's own count), or
+		 * per capset for events without a cap. */
+		if (c != NULL) {
+			last = &c->alloc_last;
+			has = &c->alloc_has;
+		} else {
+			i = ev->u.heap.capset & 7;
+			if (p->alloc_set[i] != ev->u.heap.capset)
+				p->alloc_has[i] = 0;
+			p->alloc_set[i] = ev->u.heap.capset;
+			last = &p->alloc_last[i];
+			has = &p->alloc_has[i];
+		}
+		if (*has) {
+			d = b >= *last ? b - *last : b;
+			model_count(m, MODEL_S_ALLOC, ev->time, d);
+		} else
+			d = b;	/* since the start: no rate from it */
+		h->allocated += d;
+		*has = 1;
+		*last = b;
+		break;
+	case PROTO_HEAP_SIZE:
+		h->size = b;
+		if (b > h->size_max)
+			h->size_max = b;
+		model_gauge(m, MODEL_S_HEAP_SIZE, b);
+		break;
+	case PROTO_HEAP_LIVE:
+		h->live = b;
+		if (b > h->live_max)
+			h->live_max = b;
+		model_gauge(m, MODEL_S_HEAP_LIVE, b);
+		if (p->live_pending) {
+			p->gcrec[(p->gcseq - 1) % MODEL_NGCREC].live = b;
+			p->live_pending = 0;
+		}
+		break;
+	case PROTO_BLOCKS_SIZE:
+		h->blocks = b;
+		model_gauge(m, MODEL_S_BLOCKS_SIZE, b);
+		break;
+	case PROTO_MEM_RETURN:
+		h->mr_events++;
+		h->mr_current = ev->u.mem_return.current;
+		h->mr_needed = ev->u.mem_return.needed;
+		h->mr_returned = ev->u.mem_return.returned;
+		h->mr_returned_total += ev->u.mem_return.returned;
+		break;
+	}
+}
+
+static int
+is_startup(uint16_t kind)
+{
+	switch (kind) {
+	case PROTO_CAPSET_CREATE:
+	case PROTO_CAPSET_DELETE:
+	case PROTO_CAPSET_ASSIGN_CAP:
+	case PROTO_CAPSET_REMOVE_CAP:
+	case PROTO_RTS_IDENTIFIER:
+	case PROTO_PROGRAM_ARGS:
+	case PROTO_PROGRAM_ENV:
+	case PROTO_OSPROCESS_PID:
+	case PROTO_OSPROCESS_PPID:
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_BLOCK_MARKER:
+		return 1;
+	}
+	return 0;
+}
+
+/* Apply one event, in time order (or late). */
+void
+model_apply_one(struct model *m, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+	struct mcap		*c;
+	uint64_t		 t = ev->time;
+
+	if (ev->kind == PROTO_BLOCK_MARKER) {
+		m->totals.blocks++;
+		return;
+	}
+	if (p->sess_new && !is_startup(ev->kind))
+		p->sess_new = 0;
+	if (!p->started)
+		model_start(m, t);
+	else if (t > m->now) {
+		m->now = t;
+		if (t / MODEL_SLOT_NS != p->slot)
+			model_advance(m, t / MODEL_SLOT_NS);
+	}
+	m->totals.events++;
+	m->totals.bytes += ev->size;
+	if (m->tag_count[ev->tag]++ == 0 && ev->kind == PROTO_KIND_UNKNOWN)
+		m->totals.unknown_tags++;
+	/* Events and bytes per slot and since the reset are differences of
+	 * these totals (see model_advance); a late event counts now. */
+	p->nm_in_run &= ev->kind == PROTO_NONMOVING_HEAP_CENSUS;
+
+	c = NULL;
+	if (ev->cap >= 0) {
+		if (ev->cap >= MODEL_MAX_CAPS ||
+		    (c = (struct mcap *)m->caps[ev->cap]) == NULL)
+			c = model_cap_get(m, ev->cap);
+		if (c != NULL)
+			c->pub.events++;
+	}
+	switch (ev->kind) {
+	case PROTO_CREATE_THREAD:
+	case PROTO_RUN_THREAD:
+	case PROTO_STOP_THREAD:
+	case PROTO_THREAD_RUNNABLE:
+	case PROTO_MIGRATE_THREAD:
+	case PROTO_THREAD_WAKEUP:
+	case PROTO_THREAD_LABEL:
+	case PROTO_CREATE_SPARK_THREAD:
+		model_threads_event(m, c, ev);
+		break;
+	case PROTO_GC_START:
+	case PROTO_GC_END:
+	case PROTO_REQUEST_SEQ_GC:
+	case PROTO_REQUEST_PAR_GC:
+	case PROTO_GC_STATS_GHC:
+	case PROTO_GC_GLOBAL_SYNC:
+		model_gc_event(m, c, ev);
+		break;
+	case PROTO_HEAP_ALLOCATED:
+	case PROTO_HEAP_SIZE:
+	case PROTO_HEAP_LIVE:
+	case PROTO_BLOCKS_SIZE:
+	case PROTO_MEM_RETURN:
+		model_heap_event(m, c, ev);
+		break;
+	case PROTO_CAP_CREATE:
+	case PROTO_CAP_DELETE:
+	case PROTO_CAP_ENABLE:
+	case PROTO_CAP_DISABLE:
+	case PROTO_SPARK_COUNTERS:
+	case PROTO_SPARK_CREATE:
+	case PROTO_SPARK_DUD:
+	case PROTO_SPARK_OVERFLOW:
+	case PROTO_SPARK_RUN:
+	case PROTO_SPARK_STEAL:
+	case PROTO_SPARK_FIZZLE:
+	case PROTO_SPARK_GC:
+	case PROTO_RUN_SPARK:
+	case PROTO_STEAL_SPARK:
+		model_caps_event(m, c, ev);
+		break;
+	case PROTO_CONC_MARK_BEGIN:
+	case PROTO_CONC_MARK_END:
+	case PROTO_CONC_SYNC_BEGIN:
+	case PROTO_CONC_SYNC_END:
+	case PROTO_CONC_SWEEP_BEGIN:
+	case PROTO_CONC_SWEEP_END:
+	case PROTO_CONC_UPD_REM_SET_FLUSH:
+	case PROTO_NONMOVING_HEAP_CENSUS:
+	case PROTO_NONMOVING_PRUNED_SEGMENTS:
+		model_nm_event(m, ev);
+		break;
+	case PROTO_HEAP_PROF_COST_CENTRE:
+	case PROTO_PROF_SAMPLE_COST_CENTRE:
+	case PROTO_HEAP_PROF_SAMPLE_BEGIN:
+	case PROTO_HEAP_BIO_PROF_SAMPLE_BEGIN:
+	case PROTO_HEAP_PROF_SAMPLE_COST_CENTRE:
+	case PROTO_HEAP_PROF_SAMPLE_STRING:
+	case PROTO_HEAP_PROF_SAMPLE_END:
+		model_prof_event(m, ev);
+		break;
+	case PROTO_USER_MSG:
+	case PROTO_USER_MARKER:
+	case PROTO_LOG_MSG:
+	case PROTO_USER_BINARY_MSG:
+		model_msgs_event(m, ev);
+		break;
+	case PROTO_RTS_IDENTIFIER:
+	case PROTO_PROGRAM_ARGS:
+	case PROTO_OSPROCESS_PID:
+	case PROTO_OSPROCESS_PPID:
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_HEAP_INFO_GHC:
+	case PROTO_PROF_BEGIN:
+	case PROTO_HEAP_PROF_BEGIN:
+		model_prog_event(m, ev);
+		break;
+	case PROTO_KIND_UNKNOWN:
+		m->totals.unknown++;
+		break;
+	}
+}

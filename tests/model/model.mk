@@ -1,0 +1,50 @@
+# Model tests: unit tests on hand-built eventlogs, the same under ASan and
+# UBSan, and a throughput benchmark of merge + model.
+CORPUS	?= ../shared/conformance/ghc-events
+MODEL_FILES = $(wildcard tests/fixtures/*.eventlog) $(wildcard $(CORPUS)/*.eventlog)
+SAN_CC	?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
+MODEL_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+MODEL_SAN_SRC := $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
+
+build/tests/t_model: tests/model/t_model.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
+
+build/tests/batch_driver: tests/model/batch_driver.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
+
+build/tests/bench_model: tests/model/bench_model.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
+
+build/san/t_model: tests/model/t_model.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -DT_MODEL_SAN -O1 -g $(MODEL_SAN) -o $@ tests/model/t_model.c $(MODEL_SAN_SRC) $(LDLIBS)
+
+build/san/batch_driver: tests/model/batch_driver.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/batch_driver.c $(MODEL_SAN_SRC) $(LDLIBS)
+
+check-model: build/tests/t_model
+	@echo "build/tests/t_model (fixtures and corpus)"; build/tests/t_model $(MODEL_FILES)
+
+check-model-asan: build/san/t_model build/san/batch_driver
+	@echo "build/san/t_model (fixtures and corpus)"; build/san/t_model $(MODEL_FILES)
+	@for f in $(MODEL_FILES); do \
+		build/san/batch_driver --interval 0.01 $$f >/dev/null 2>&1 && \
+		build/san/batch_driver --json --interval 0.01 $$f >/dev/null \
+		    2>&1 || { echo "not ok - batch_driver $$f"; exit 1; }; \
+	done; echo "batch under ASan/UBSan: $(words $(MODEL_FILES)) logs ok"
+
+# merge + model, merge alone, model alone and decode + reorder + model over
+# the bench area's large log (one pass), then `--batch --json` end to end.
+bench-model: build/tests/bench_model build/tests/batch_driver build/bench/runrss $(BENCH_LOG)
+	build/tests/bench_model $(BENCH_LOG) 1
+	build/bench/runrss "evtop --batch --json $$(($$(stat -c %s $(BENCH_LOG)) >> 20)) MB" build/tests/batch_driver --json $(BENCH_LOG)
+
+BENCHES += bench-model
+
+asan: check-model-asan
+CHECKS += check-model check-model-asan
+.PHONY: check-model check-model-asan bench-model

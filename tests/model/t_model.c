@@ -1,0 +1,1379 @@
+/*
+ * t_model.c: the model on hand-built eventlogs: each test writes the bytes
+ * (a header declaring the event types, then events, in per-cap blocks where
+ * it matters), decodes them with proto and checks exact figures.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "evtop.h"
+#include "model.h"
+
+static int	passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) passed++;						\
+	else {								\
+		failed++;						\
+		printf("not ok - %s line %d: ", __func__, __LINE__);	\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+#define EQ(a, b) CHECK((uint64_t)(a) == (uint64_t)(b), "%s = %llu, want %llu", \
+	#a, (unsigned long long)(a), (unsigned long long)(b))
+
+#define MS	1000000ULL
+#define US	1000ULL
+#define SEC	1000000000ULL
+
+/* ------------------------------------------------------------------ */
+/* Building eventlogs. */
+
+#define VAR	0xffff
+
+static const struct {
+	uint16_t	tag, size;
+} types[] = {
+	{ PROTO_CREATE_THREAD, 4 }, { PROTO_RUN_THREAD, 4 },
+	{ PROTO_STOP_THREAD, 10 }, { PROTO_THREAD_RUNNABLE, 4 },
+	{ PROTO_MIGRATE_THREAD, 6 }, { PROTO_THREAD_WAKEUP, 6 },
+	{ PROTO_GC_START, 0 }, { PROTO_GC_END, 0 },
+	{ PROTO_REQUEST_SEQ_GC, 0 }, { PROTO_REQUEST_PAR_GC, 0 },
+	{ PROTO_LOG_MSG, VAR }, { PROTO_BLOCK_MARKER, 14 },
+	{ PROTO_USER_MSG, VAR }, { PROTO_RTS_IDENTIFIER, VAR },
+	{ PROTO_PROGRAM_ARGS, VAR }, { PROTO_OSPROCESS_PID, 8 },
+	{ PROTO_SPARK_COUNTERS, 56 }, { PROTO_SPARK_CREATE, 0 },
+	{ PROTO_THREAD_LABEL, VAR }, { PROTO_CAP_CREATE, 2 },
+	{ PROTO_HEAP_ALLOCATED, 12 }, { PROTO_HEAP_SIZE, 12 },
+	{ PROTO_HEAP_LIVE, 12 }, { PROTO_GC_STATS_GHC, 58 },
+	{ PROTO_USER_MARKER, VAR }, { PROTO_HEAP_PROF_BEGIN, VAR },
+	{ PROTO_HEAP_PROF_COST_CENTRE, VAR },
+	{ PROTO_HEAP_PROF_SAMPLE_BEGIN, 8 },
+	{ PROTO_HEAP_PROF_SAMPLE_COST_CENTRE, VAR },
+	{ PROTO_HEAP_PROF_SAMPLE_STRING, VAR },
+	{ PROTO_HEAP_PROF_SAMPLE_END, 8 },
+	{ PROTO_PROF_SAMPLE_COST_CENTRE, VAR }, { PROTO_PROF_BEGIN, 8 },
+	{ PROTO_CONC_MARK_BEGIN, 0 }, { PROTO_CONC_MARK_END, 4 },
+	{ PROTO_CONC_SYNC_BEGIN, 0 }, { PROTO_CONC_SYNC_END, 0 },
+	{ PROTO_CONC_SWEEP_BEGIN, 0 }, { PROTO_CONC_SWEEP_END, 0 },
+	{ PROTO_NONMOVING_HEAP_CENSUS, 13 },
+};
+
+struct lb {
+	uint8_t		*p;
+	size_t		 n, cap;
+	size_t		 blk;		/* offset of the open block's marker */
+	int		 in_blk;
+	uint64_t	 last;
+};
+
+static void
+put(struct lb *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 4096;
+		if ((b->p = realloc(b->p, b->cap)) == NULL)
+			abort();
+	}
+	if (n > 0)
+		memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void
+be(uint8_t *o, uint64_t v, int n)
+{
+	int	i;
+
+	for (i = n - 1; i >= 0; i--) {
+		o[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static void
+u8(struct lb *b, unsigned v)
+{
+	uint8_t	o = (uint8_t)v;
+
+	put(b, &o, 1);
+}
+
+static void
+u16(struct lb *b, unsigned v)
+{
+	uint8_t	o[2];
+
+	be(o, v, 2);
+	put(b, o, 2);
+}
+
+static void
+u32(struct lb *b, uint32_t v)
+{
+	uint8_t	o[4];
+
+	be(o, v, 4);
+	put(b, o, 4);
+}
+
+static void
+u64(struct lb *b, uint64_t v)
+{
+	uint8_t	o[8];
+
+	be(o, v, 8);
+	put(b, o, 8);
+}
+
+static int
+size_of(uint16_t tag)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (types[i].tag == tag)
+			return types[i].size;
+	abort();
+}
+
+static void
+lb_header(struct lb *b)
+{
+	size_t	i;
+
+	put(b, "hdrb", 4);
+	put(b, "hetb", 4);
+	for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+		put(b, "etb\0", 4);
+		u16(b, types[i].tag);
+		u16(b, types[i].size);
+		u32(b, 1);
+		put(b, "x", 1);
+		u32(b, 0);
+		put(b, "ete\0", 4);
+	}
+	put(b, "hete", 4);
+	put(b, "hdre", 4);
+	put(b, "datb", 4);
+}
+
+static void
+lb_end(struct lb *b)
+{
+	if (b->in_blk) {
+		be(b->p + b->blk + 10, b->n - b->blk, 4);
+		be(b->p + b->blk + 14, b->last, 8);
+		b->in_blk = 0;
+	}
+}
+
+/* Start a block of events on a cap (-1: none). */
+static void
+lb_block(struct lb *b, int cap, uint64_t t)
+{
+	lb_end(b);
+	b->blk = b->n;
+	b->in_blk = 1;
+	u16(b, PROTO_BLOCK_MARKER);
+	u64(b, t);
+	u32(b, 0);
+	u64(b, 0);
+	u16(b, cap < 0 ? 0xffff : (unsigned)cap);
+}
+
+static void
+ev(struct lb *b, uint16_t tag, uint64_t t, const void *pl, size_t len)
+{
+	u16(b, tag);
+	u64(b, t);
+	if (size_of(tag) == VAR)
+		u16(b, (unsigned)len);
+	else if ((size_t)size_of(tag) != len)
+		abort();
+	put(b, pl, len);
+	if (t > b->last)
+		b->last = t;
+}
+
+static void
+ev0(struct lb *b, uint16_t tag, uint64_t t)
+{
+	ev(b, tag, t, NULL, 0);
+}
+
+static void
+ev_thr(struct lb *b, uint16_t tag, uint64_t t, uint32_t tid)
+{
+	uint8_t	o[4];
+
+	be(o, tid, 4);
+	ev(b, tag, t, o, 4);
+}
+
+static void
+ev_stop(struct lb *b, uint64_t t, uint32_t tid, uint16_t status)
+{
+	uint8_t	o[10];
+
+	be(o, tid, 4);
+	be(o + 4, status, 2);
+	be(o + 6, 0, 4);
+	ev(b, PROTO_STOP_THREAD, t, o, 10);
+}
+
+static void
+ev_capset64(struct lb *b, uint16_t tag, uint64_t t, uint32_t set, uint64_t v)
+{
+	uint8_t	o[12];
+
+	be(o, set, 4);
+	be(o + 4, v, 8);
+	ev(b, tag, t, o, 12);
+}
+
+static void
+ev_pid(struct lb *b, uint64_t t, uint32_t pid)
+{
+	uint8_t	o[8];
+
+	be(o, 0, 4);
+	be(o + 4, pid, 4);
+	ev(b, PROTO_OSPROCESS_PID, t, o, 8);
+}
+
+static void
+ev_str(struct lb *b, uint16_t tag, uint64_t t, const char *s)
+{
+	ev(b, tag, t, s, strlen(s));
+}
+
+static void
+ev_stats(struct lb *b, uint64_t t, uint16_t gen, uint64_t copied)
+{
+	uint8_t	o[58];
+
+	memset(o, 0, sizeof o);
+	be(o + 4, gen, 2);
+	be(o + 6, copied, 8);
+	be(o + 30, 2, 4);		/* par threads */
+	be(o + 34, copied * 3 / 4, 8);	/* max copied */
+	be(o + 42, copied, 8);		/* total copied */
+	be(o + 50, copied, 8);		/* balanced */
+	ev(b, PROTO_GC_STATS_GHC, t, o, 58);
+}
+
+/* A cost-centre stack event payload (prof sample or heap sample). */
+static void
+ev_prof(struct lb *b, uint64_t t, const uint32_t *ids, int depth)
+{
+	uint8_t	o[13 + 4 * 16];
+	int	i;
+
+	be(o, 0, 4);
+	be(o + 4, 1, 8);
+	o[12] = (uint8_t)depth;
+	for (i = 0; i < depth; i++)
+		be(o + 13 + 4 * i, ids[i], 4);
+	ev(b, PROTO_PROF_SAMPLE_COST_CENTRE, t, o, 13 + 4 * (size_t)depth);
+}
+
+static void
+ev_cc(struct lb *b, uint64_t t, uint32_t id, const char *label,
+    const char *module)
+{
+	struct lb	p = { 0 };
+
+	u32(&p, id);
+	put(&p, label, strlen(label) + 1);
+	put(&p, module, strlen(module) + 1);
+	put(&p, "F.hs:1", 7);
+	u8(&p, 0);
+	ev(b, PROTO_HEAP_PROF_COST_CENTRE, t, p.p, p.n);
+	free(p.p);
+}
+
+static void
+ev_hsample_str(struct lb *b, uint64_t t, uint64_t res, const char *label)
+{
+	struct lb	p = { 0 };
+
+	u8(&p, 1);
+	u64(&p, res);
+	put(&p, label, strlen(label) + 1);
+	ev(b, PROTO_HEAP_PROF_SAMPLE_STRING, t, p.p, p.n);
+	free(p.p);
+}
+
+static void
+ev_census(struct lb *b, uint64_t t, int log2, uint32_t act, uint32_t fil,
+    uint32_t live)
+{
+	uint8_t	o[13];
+
+	o[0] = (uint8_t)log2;
+	be(o + 1, act, 4);
+	be(o + 5, fil, 4);
+	be(o + 9, live, 4);
+	ev(b, PROTO_NONMOVING_HEAP_CENSUS, t, o, 13);
+}
+
+/* Decode all of b into m in arrival order. */
+static void
+feed(struct model *m, struct lb *b)
+{
+	struct proto_dec	*d = proto_dec_new(PROTO_MIN_BUF * 2);
+	struct proto_ev		 e;
+	enum proto_res		 r;
+	size_t			 off = 0;
+
+	lb_end(b);
+	for (;;) {
+		r = proto_dec_next(d, &e);
+		if (r == PROTO_EVENT)
+			model_apply(m, &e);
+		else if (r == PROTO_HEADER)
+			model_header(m, d);
+		else if (r == PROTO_ERROR)
+			model_error(m, proto_dec_error(d));
+		else if (r == PROTO_AGAIN) {
+			if (off == b->n)
+				break;
+			off += proto_dec_feed(d, b->p + off, b->n - off);
+		}
+	}
+	proto_dec_free(d);
+}
+
+/* As a file: through merge_next, in time order. */
+static void
+feed_file(struct model *m, struct lb *b)
+{
+	struct merge	*mg;
+	struct proto_ev	 e;
+	char		 path[] = "/tmp/t_model.XXXXXX", *cause = NULL;
+	FILE		*f;
+	int		 fd;
+
+	lb_end(b);
+	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "wb")) == NULL)
+		abort();
+	fwrite(b->p, 1, b->n, f);
+	fclose(f);
+	if ((mg = merge_open(path, &cause)) == NULL) {
+		CHECK(0, "merge_open: %s", cause);
+		free(cause);
+		unlink(path);
+		return;
+	}
+	model_set_reorder(m, 0, 0);
+	model_header(m, merge_dec(mg));
+	while (merge_next(mg, &e) == PROTO_EVENT)
+		model_apply(m, &e);
+	merge_free(mg);
+	unlink(path);
+}
+
+/* live: arrival order through the reorder buffer; else as a file. */
+static struct model *
+run(struct lb *b, int live)
+{
+	struct model	*m = model_new();
+
+	if (live)
+		feed(m, b);
+	else
+		feed_file(m, b);
+	model_flush(m);
+	return m;
+}
+
+static void
+lb_free(struct lb *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof *b);
+}
+
+/* ------------------------------------------------------------------ */
+
+/* Two caps collect; cap 1 ends last: pause = its end - cap 0's start. */
+static void
+t_gc_two_caps(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+	const struct model_gc_rec *r;
+	int			 live;
+
+	for (live = 0; live < 2; live++) {
+		lb_header(&b);
+		lb_block(&b, 0, 1000);
+		ev0(&b, PROTO_REQUEST_PAR_GC, 1000);
+		ev0(&b, PROTO_GC_START, 1500);
+		ev0(&b, PROTO_GC_END, 4000);
+		lb_block(&b, 1, 1200);
+		ev0(&b, PROTO_GC_START, 1700);
+		ev_stats(&b, 5000, 1, 4096);
+		ev0(&b, PROTO_GC_END, 6000);
+		/* A second collection on cap 1 alone. */
+		ev0(&b, PROTO_GC_START, 10000);
+		ev0(&b, PROTO_GC_END, 10300);
+		m = run(&b, live);
+		EQ(m->gc.collections, 2);
+		model_gc_window(m, MODEL_WRUN, &g);
+		EQ(g.count, 2);
+		EQ(g.pause_max, 6000 - 1500);
+		EQ(g.pause_total, 4500 + 300);
+		EQ(g.sync_total, 500);
+		EQ(g.count_gen[1], 1);
+		EQ(g.count_nogen, 1);
+		EQ(g.copied, 4096);
+		r = model_gc_recent(m, 1);
+		CHECK(r != NULL, "first record");
+		if (r != NULL) {
+			EQ(r->start, 1500);
+			EQ(r->end, 6000);
+			EQ(r->ncaps, 2);
+			EQ(r->gen, 1);
+			EQ(r->par_threads, 2);
+		}
+		/* (balanced / max - 1) / (threads - 1) = 4/3 - 1 */
+		CHECK(g.balance > 0.333 && g.balance < 0.334,
+		    "balance %f want 1/3", g.balance);
+		EQ(m->totals.late, 0);
+		model_free(m);
+		lb_free(&b);
+	}
+}
+
+/* Nearest-rank percentiles over pauses of 1..100 us. */
+static void
+t_gc_percentiles(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+	uint64_t		 t = 0;
+	int			 i;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	/* Shuffled order: pause (i * 37 % 100) + 1 us. */
+	for (i = 0; i < 100; i++) {
+		ev0(&b, PROTO_GC_START, t);
+		ev0(&b, PROTO_GC_END, t + (uint64_t)(i * 37 % 100 + 1) * US);
+		t += MS;
+	}
+	m = run(&b, 0);
+	model_gc_window(m, MODEL_WRUN, &g);
+	EQ(g.count, 100);
+	EQ(g.pause_total, 5050 * US);
+	EQ(g.pause_max, 100 * US);
+	EQ(g.p50, 50 * US);
+	EQ(g.p90, 90 * US);
+	EQ(g.p99, 99 * US);
+	CHECK(g.exact, "exact");
+	/* Histogram: half octaves from 1 us; 1 us is bucket 1, 100 us is
+	 * bucket 1 + floor(2 log2 100) = 14. */
+	EQ(g.hist[1], 1);
+	EQ(g.hist[14], 10);	/* [90.5, 128) us: 91..100 */
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Percentiles and counts per window. */
+static void
+t_gc_windows(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+	uint64_t		 t;
+	int			 i;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	/* 20 collections of 1 ms, one every 0.5 s, then 5 of 2 ms at the
+	 * end within 100 ms. */
+	for (i = 0; i < 20; i++) {
+		t = (uint64_t)i * 500 * MS;
+		ev0(&b, PROTO_GC_START, t);
+		ev0(&b, PROTO_GC_END, t + MS);
+	}
+	for (i = 0; i < 5; i++) {
+		t = 10 * SEC + (uint64_t)i * 10 * MS;
+		ev0(&b, PROTO_GC_START, t);
+		ev0(&b, PROTO_GC_END, t + 2 * MS);
+	}
+	m = run(&b, 0);
+	/* now = 10.042 s: W1 = [9.1 s, now]: collections at 9.5 s and the
+	 * five at 10 s.  W10 = [1 s, now]: 18 + 5. */
+	EQ(m->now, 10 * SEC + 42 * MS);
+	EQ(model_win_start(m, MODEL_W1), 9100 * MS);
+	EQ(model_win_start(m, MODEL_W10), 1 * SEC);
+	model_gc_window(m, MODEL_W1, &g);
+	EQ(g.count, 6);
+	EQ(g.pause_total, 11 * MS);
+	EQ(g.p50, 2 * MS);
+	EQ(g.gc_ns, 11 * MS);
+	model_gc_window(m, MODEL_W10, &g);
+	EQ(g.count, 23);
+	EQ(g.p50, 1 * MS);
+	EQ(g.p99, 2 * MS);
+	model_gc_window(m, MODEL_WRUN, &g);
+	EQ(g.count, 25);
+	EQ(g.gc_ns, 30 * MS);
+	CHECK(g.productivity > 0.997 && g.productivity < 0.9971,
+	    "productivity %f", g.productivity);
+	EQ(model_sum(m, MODEL_S_GCS, MODEL_W1), 6);
+	/* Reset: the run window starts again. */
+	model_reset_window(m);
+	model_gc_window(m, MODEL_WRUN, &g);
+	EQ(g.count, 0);
+	EQ(m->gc.collections, 0);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Minimum mutator utilisation. */
+static void
+t_gc_mmu(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 1);
+	ev0(&b, PROTO_GC_START, 500 * MS);
+	ev0(&b, PROTO_GC_END, 505 * MS);
+	/* Two 3 ms pauses 4 ms apart: 6 ms of GC in a 10 ms window... */
+	ev0(&b, PROTO_GC_START, 1000 * MS);
+	ev0(&b, PROTO_GC_END, 1003 * MS);
+	ev0(&b, PROTO_GC_START, 1007 * MS);
+	ev0(&b, PROTO_GC_END, 1010 * MS);
+	ev_thr(&b, PROTO_CREATE_THREAD, 2 * SEC, 2);
+	m = run(&b, 0);
+	model_gc_window(m, MODEL_WRUN, &g);
+	/* 10 ms: [1000, 1010] holds 6 ms: 0.4.  100 ms: 6 ms: 0.94.
+	 * 1 s: [0.505, 1.505) holds 6 ms, [0.5, 1.5) holds 5 + 6 = 11 ms:
+	 * 0.989. */
+	CHECK(g.mmu[0] > 0.3999 && g.mmu[0] < 0.4001, "mmu 10ms %f",
+	    g.mmu[0]);
+	CHECK(g.mmu[1] > 0.9399 && g.mmu[1] < 0.9401, "mmu 100ms %f",
+	    g.mmu[1]);
+	CHECK(g.mmu[2] > 0.9889 && g.mmu[2] < 0.9891, "mmu 1s %f", g.mmu[2]);
+	model_free(m);
+	lb_free(&b);
+
+	/* A run shorter than the window has no MMU for it. */
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev0(&b, PROTO_GC_START, 20 * MS);
+	ev0(&b, PROTO_GC_END, 25 * MS);
+	ev_thr(&b, PROTO_CREATE_THREAD, 50 * MS, 2);
+	m = run(&b, 0);
+	model_gc_window(m, MODEL_WRUN, &g);
+	CHECK(g.mmu[0] > 0.4999 && g.mmu[0] < 0.5001, "mmu %f", g.mmu[0]);
+	CHECK(g.mmu[1] < 0 && g.mmu[2] < 0, "mmu %f %f", g.mmu[1], g.mmu[2]);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Threads: states, CPU, labels, caps. */
+static void
+t_threads(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_thread_row	 rows[4];
+	struct model_util	 u;
+	const struct model_thread *t;
+	int			 n;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 1);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 2);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 3);
+	ev(&b, PROTO_THREAD_LABEL, 10, "\0\0\0\2worker\x1b[2J", 14);
+	ev_thr(&b, PROTO_RUN_THREAD, 100 * MS, 1);
+	ev_stop(&b, 400 * MS, 1, 7);		/* blocked on an MVar */
+	ev_thr(&b, PROTO_RUN_THREAD, 400 * MS, 2);
+	ev_stop(&b, 500 * MS, 2, 5);		/* finished */
+	ev_thr(&b, PROTO_RUN_THREAD, 600 * MS, 3);
+	lb_block(&b, 1, 0);
+	ev_thr(&b, PROTO_RUN_THREAD, 200 * MS, 4);	/* never created */
+	ev_stop(&b, 900 * MS, 4, 3);		/* yield */
+	ev0(&b, PROTO_GC_START, 900 * MS);
+	ev0(&b, PROTO_GC_END, 950 * MS);
+	ev_thr(&b, PROTO_CREATE_THREAD, 1000 * MS, 5);
+	m = run(&b, 0);
+	EQ(m->threads.created, 4);
+	EQ(m->threads.finished, 1);
+	EQ(m->threads.table, 5);
+	EQ(m->threads.live, 4);
+	EQ(m->threads.by_state[MODEL_T_RUNNING], 1);
+	EQ(m->threads.by_state[MODEL_T_BLOCKED], 1);
+	EQ(m->threads.by_state[MODEL_T_RUNNABLE], 2);
+	EQ(m->threads.blocked_by[7], 1);
+	t = model_thread_find(m, 2);
+	CHECK(t != NULL && strcmp(t->label, "worker.[2J") == 0,
+	    "label '%s'", t != NULL ? t->label : "(none)");
+	t = model_thread_find(m, 1);
+	CHECK(t != NULL && t->cpu_ns == 300 * MS, "cpu");
+	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, 4);
+	EQ(n, 4);
+	/* 4: 700 ms, 3: 400 ms running now, 1: 300 ms, 2: 100 ms. */
+	EQ(rows[0].t->id, 4);
+	EQ(rows[0].cpu_ns, 700 * MS);
+	EQ(rows[1].t->id, 3);
+	EQ(rows[1].cpu_ns, 400 * MS);
+	EQ(rows[2].t->id, 1);
+	EQ(rows[3].t->id, 2);
+	/* W1 = [0.1 s, 1 s]: thread 1 ran 0.1..0.4. */
+	n = model_threads_sorted(m, MODEL_W1, MODEL_TSORT_ID, rows, 2);
+	EQ(n, 2);
+	EQ(rows[0].t->id, 1);
+	EQ(rows[0].cpu_ns, 300 * MS);
+	EQ(rows[1].t->id, 2);
+	/* Cap 0: ran 0.1..0.5 and 0.6..now (1 s) of 1 s. */
+	model_cap_util(m, m->caps[0], MODEL_WRUN, &u);
+	EQ(u.dur_ns, 1000 * MS);
+	EQ(u.run_ns, 800 * MS);
+	EQ(u.gc_ns, 0);
+	model_cap_util(m, m->caps[1], MODEL_WRUN, &u);
+	EQ(u.run_ns, 700 * MS);
+	EQ(u.gc_ns, 50 * MS);
+	EQ(u.idle_ns, 250 * MS);
+	EQ(m->caps[0]->state, MODEL_CAP_RUN);
+	EQ(m->caps[0]->thread, 3);
+	EQ(model_sum(m, MODEL_S_RUN_NS, MODEL_WRUN), 1500 * MS);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Random thread ids: the table stays bounded; evictions are counted. */
+static void
+t_thread_eviction(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m = model_new();
+	struct rusage	 ru;
+	long		 rss1 = 0, rss2;
+	uint32_t	 x = 12345;
+	int		 i, round;
+
+	model_set_reorder(m, 0, 0);
+	for (round = 0; round < 3; round++) {
+		lb_header(&b);
+		lb_block(&b, 0, 0);
+		for (i = 0; i < 200000; i++) {
+			x = x * 1103515245 + 12345;
+			ev_thr(&b, PROTO_RUN_THREAD, (uint64_t)round * SEC +
+			    (uint64_t)i, x);
+		}
+		feed(m, &b);
+		lb_free(&b);
+		getrusage(RUSAGE_SELF, &ru);
+		if (round == 0)
+			rss1 = ru.ru_maxrss;
+	}
+	rss2 = ru.ru_maxrss;
+	EQ(m->threads.table, MODEL_MAX_THREADS);
+	EQ(m->threads.live, MODEL_MAX_THREADS);
+	EQ(m->threads.evicted, 600000 - MODEL_MAX_THREADS);
+#ifndef T_MODEL_SAN	/* ASan keeps freed memory in quarantine */
+	CHECK(rss2 - rss1 < 8192, "RSS grew by %ld KiB after the table was "
+	    "full", rss2 - rss1);
+#else
+	(void)rss1;
+	(void)rss2;
+#endif
+	model_free(m);
+
+	/* Finished threads are folded away 10 s after they were seen. */
+	m = model_new();
+	model_set_reorder(m, 0, 0);
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	for (i = 0; i < 1000; i++) {
+		ev_thr(&b, PROTO_CREATE_THREAD, (uint64_t)i, (uint32_t)i + 1);
+		ev_thr(&b, PROTO_RUN_THREAD, (uint64_t)i, (uint32_t)i + 1);
+		ev_stop(&b, (uint64_t)i + 1, (uint32_t)i + 1, 5);
+	}
+	ev_thr(&b, PROTO_CREATE_THREAD, 5 * SEC, 5000);
+	feed(m, &b);
+	EQ(m->threads.table, 1001);
+	lb_free(&b);
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 11 * SEC, 5001);
+	feed(m, &b);
+	EQ(m->threads.table, 2);
+	EQ(m->threads.dropped, 1000);
+	EQ(m->threads.finished, 1000);
+	EQ(m->threads.evicted, 0);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* The reorder buffer: blocks of two caps arrive out of order. */
+static void
+t_reorder(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+
+	/* Cap 1's block (later events) arrives before cap 0's: within the
+	 * window, the collection is still seen whole. */
+	lb_header(&b);
+	lb_block(&b, 1, 0);
+	ev0(&b, PROTO_GC_START, 1 * SEC + 200);
+	ev0(&b, PROTO_GC_END, 1 * SEC + 900);
+	lb_block(&b, 0, 0);
+	ev0(&b, PROTO_GC_START, 1 * SEC + 100);
+	ev0(&b, PROTO_GC_END, 1 * SEC + 500);
+	/* A block 5 s later releases everything before 3 s... */
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 6 * SEC, 1);
+	/* ...so this one from cap 1 at 1 s is late; one at 2 s is not. */
+	lb_block(&b, 1, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 1 * SEC, 2);
+	ev_thr(&b, PROTO_CREATE_THREAD, 2 * SEC, 3);
+	m = model_new();
+	feed(m, &b);
+	EQ(m->totals.late, 1);
+	EQ(m->totals.held, 1);		/* 6 s; 2 s was released at once */
+	model_flush(m);
+	EQ(m->totals.held, 0);
+	EQ(m->totals.held_bytes, 0);
+	model_gc_window(m, MODEL_WRUN, &g);
+	EQ(g.count, 1);
+	EQ(g.pause_max, 800);
+	EQ(m->threads.created, 3);
+	EQ(m->now, 6 * SEC);
+	model_free(m);
+
+	/* Without reordering the same bytes give two collections. */
+	m = model_new();
+	model_set_reorder(m, 0, 0);
+	feed(m, &b);
+	model_gc_window(m, MODEL_WRUN, &g);
+	EQ(g.count, 2);
+	CHECK(m->totals.late > 0, "late %llu",
+	    (unsigned long long)m->totals.late);
+	model_free(m);
+
+	/* A small buffer releases early (forced) and stays correct. */
+	m = model_new();
+	model_set_reorder(m, 10 * SEC, 1);
+	feed(m, &b);
+	model_flush(m);
+	CHECK(m->totals.forced == 0 || m->totals.held == 0, "forced");
+	EQ(m->threads.created, 3);
+	model_free(m);
+	lb_free(&b);
+
+	/* Many events through a tiny buffer: forced releases. */
+	{
+		int	i;
+
+		lb_header(&b);
+		lb_block(&b, 0, 0);
+		for (i = 0; i < 20000; i++)
+			ev_str(&b, PROTO_USER_MSG, (uint64_t)i * US,
+			    "a message of some length to fill the buffer");
+		m = model_new();
+		model_set_reorder(m, 100 * SEC, 1);
+		feed(m, &b);
+		CHECK(m->totals.forced > 0, "forced");
+		CHECK(m->totals.held_bytes <= 2 * 65536, "held %llu",
+		    (unsigned long long)m->totals.held_bytes);
+		model_flush(m);
+		EQ(m->msgs.user, 20000);
+		EQ(m->totals.late, 0);
+		model_free(m);
+		lb_free(&b);
+	}
+}
+
+/* Time profile: self, total once per sample, shares. */
+static void
+t_prof(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_cc_row	 rows[8];
+	struct model_stack_row	 st[4];
+	uint32_t		 s1[] = { 3, 2, 1 }, s2[] = { 2, 1 };
+	uint32_t		 s3[] = { 3, 2, 3, 1 };	/* recursive */
+	uint8_t			 pb[8];
+	int			 i, n;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	be(pb, 1000000, 8);
+	ev(&b, PROTO_PROF_BEGIN, 0, pb, 8);
+	ev_cc(&b, 0, 1, "main", "Main");
+	ev_cc(&b, 0, 2, "go", "Main");
+	ev_cc(&b, 0, 3, "fib", "Fib");
+	for (i = 0; i < 5; i++)
+		ev_prof(&b, (uint64_t)(i + 1) * MS, s1, 3);
+	for (i = 0; i < 3; i++)
+		ev_prof(&b, (uint64_t)(i + 10) * MS, s2, 2);
+	for (i = 0; i < 2; i++)
+		ev_prof(&b, (uint64_t)(i + 20) * MS, s3, 4);
+	ev_prof(&b, 30 * MS, NULL, 0);
+	m = run(&b, 0);
+	EQ(m->prof.samples, 11);
+	EQ(m->prof.empty, 1);
+	EQ(m->prog.tick_ns, 1000000);
+	n = model_top_ccs(m, MODEL_WRUN, 0, rows, 8);
+	EQ(n, 2);
+	EQ(rows[0].cc->id, 3);
+	EQ(rows[0].self, 7);
+	CHECK(strcmp(rows[0].cc->label, "fib") == 0 &&
+	    strcmp(rows[0].cc->module, "Fib") == 0, "names");
+	EQ(rows[1].cc->id, 2);
+	EQ(rows[1].self, 3);
+	CHECK(rows[0].self_share > 0.636 && rows[0].self_share < 0.637,
+	    "share %f", rows[0].self_share);
+	n = model_top_ccs(m, MODEL_WRUN, 1, rows, 8);
+	EQ(n, 3);
+	EQ(rows[0].cc->id, 1);
+	EQ(rows[0].total, 10);
+	EQ(rows[1].cc->id, 2);
+	EQ(rows[1].total, 10);
+	EQ(rows[2].cc->id, 3);
+	EQ(rows[2].total, 7);	/* not 9: once per sample */
+	n = model_top_stacks(m, MODEL_W1, st, 4);
+	EQ(n, 3);
+	EQ(st[0].samples, 5);
+	EQ(st[0].depth, 3);
+	EQ(st[0].ids[0], 3);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Heap profile censuses, bands and trends. */
+static void
+t_heap_prof(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_band_row	 rows[4];
+	uint8_t			 era[8];
+	int			 i, n;
+
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	for (i = 0; i < 3; i++) {
+		be(era, (uint64_t)i + 1, 8);
+		ev(&b, PROTO_HEAP_PROF_SAMPLE_BEGIN, (uint64_t)i * SEC, era,
+		    8);
+		ev_hsample_str(&b, (uint64_t)i * SEC + 1, 1000 *
+		    ((uint64_t)i + 1), "ARR_WORDS");
+		ev_hsample_str(&b, (uint64_t)i * SEC + 2, 500, "STACK");
+		if (i == 1)
+			ev_hsample_str(&b, (uint64_t)i * SEC + 3, 4000,
+			    "THUNK");
+		ev(&b, PROTO_HEAP_PROF_SAMPLE_END, (uint64_t)i * SEC + 4, era,
+		    8);
+	}
+	m = run(&b, 0);
+	EQ(m->hprof.censuses, 3);
+	EQ(m->hprof.bands, 3);
+	n = model_top_bands(m, rows, 4);
+	EQ(n, 2);
+	CHECK(strcmp(rows[0].band->name, "ARR_WORDS") == 0, "band %s",
+	    rows[0].band->name);
+	EQ(rows[0].bytes, 3000);
+	EQ(rows[0].delta, 1000);
+	EQ(rows[0].ntrend, 3);
+	EQ(rows[0].trend[0], 1000);
+	EQ(rows[0].trend[2], 3000);
+	CHECK(rows[0].share > 0.857 && rows[0].share < 0.858, "share");
+	EQ(model_census_recent(m, 0)->total, 3500);
+	EQ(model_census_recent(m, 1)->total, 6500);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Nonmoving censuses are runs of consecutive census events. */
+static void
+t_nonmoving(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m;
+	uint8_t		 mk[4];
+
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	ev_census(&b, 10, 3, 1, 2, 100);
+	ev_census(&b, 11, 4, 0, 1, 50);
+	lb_block(&b, -1, 0);		/* a block marker does not end it */
+	ev_census(&b, 12, 5, 0, 0, 0);
+	ev0(&b, PROTO_CONC_MARK_BEGIN, 100);
+	be(mk, 77, 4);
+	ev(&b, PROTO_CONC_MARK_END, 300, mk, 4);
+	ev0(&b, PROTO_CONC_SYNC_BEGIN, 400);
+	ev0(&b, PROTO_CONC_SYNC_BEGIN, 410);
+	ev0(&b, PROTO_CONC_MARK_BEGIN, 420);
+	ev(&b, PROTO_CONC_MARK_END, 430, mk, 4);
+	ev0(&b, PROTO_CONC_SYNC_END, 500);
+	ev0(&b, PROTO_CONC_SYNC_END, 510);
+	ev0(&b, PROTO_CONC_SWEEP_BEGIN, 600);
+	ev0(&b, PROTO_CONC_SWEEP_END, 900);
+	ev_census(&b, 1000, 3, 4, 4, 400);
+	m = run(&b, 0);
+	EQ(m->nm.censuses, 2);
+	EQ(m->nm.census_events, 4);
+	EQ(m->nm.nsizes, 1);
+	EQ(m->nm.sizes[0].blk_size, 8);
+	EQ(m->nm.sizes[0].live, 400);
+	/* (32768 - 32) / 9 = 3637 blocks a segment, 8 segments. */
+	EQ(m->nm.sizes[0].capacity, 3637 * 8);
+	EQ(m->nm.marks, 2);
+	EQ(m->nm.mark_ns, 210);
+	EQ(m->nm.marked, 154);
+	EQ(m->nm.syncs, 1);
+	EQ(m->nm.sync_ns, 100);
+	EQ(m->nm.sweeps, 1);
+	EQ(m->nm.sweep_ns, 300);
+	EQ(m->nm.recs, 1);
+	EQ(model_nm_recent(m, 0)->marked, 154);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Messages, sanitized; heap figures; sparks. */
+static void
+t_misc(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	const struct model_msg	*g;
+	uint8_t			 sc[56];
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_str(&b, PROTO_USER_MSG, 10, "hello\tworld");
+	ev_str(&b, PROTO_USER_MARKER, 20, "mark");
+	ev_str(&b, PROTO_LOG_MSG, 30, "log");
+	ev_capset64(&b, PROTO_HEAP_ALLOCATED, 0, 0, 1000);
+	ev_capset64(&b, PROTO_HEAP_ALLOCATED, 500 * MS, 0, 5000);
+	ev_capset64(&b, PROTO_HEAP_SIZE, 500 * MS, 0, 1 << 20);
+	ev_capset64(&b, PROTO_HEAP_LIVE, 500 * MS, 0, 1 << 19);
+	memset(sc, 0, sizeof sc);
+	be(sc, 10, 8);		/* created */
+	be(sc + 24, 7, 8);	/* converted */
+	ev(&b, PROTO_SPARK_COUNTERS, 600 * MS, sc, 56);
+	be(sc, 30, 8);
+	ev(&b, PROTO_SPARK_COUNTERS, 900 * MS, sc, 56);
+	ev0(&b, PROTO_SPARK_CREATE, 900 * MS);
+	lb_block(&b, 1, 0);
+	ev_capset64(&b, PROTO_HEAP_ALLOCATED, 100 * MS, 0, 300);
+	ev_capset64(&b, PROTO_HEAP_ALLOCATED, 900 * MS, 0, 2300);
+	ev0(&b, PROTO_SPARK_CREATE, 950 * MS);
+	ev_thr(&b, PROTO_CREATE_THREAD, 1000 * MS, 1);
+	m = run(&b, 0);
+	EQ(m->msgs.user, 1);
+	EQ(m->msgs.markers, 1);
+	EQ(m->msgs.log, 1);
+	g = model_msg_recent(m, 2);
+	CHECK(g != NULL && strcmp(g->text, "hello.world") == 0 && g->cap == 0,
+	    "message");
+	CHECK(model_msg_recent(m, 3) == NULL, "ring");
+	/* Per cap: 1000 + 4000 and 300 + 2000; rates from the deltas. */
+	EQ(m->heap.allocated, 7300);
+	EQ(model_sum(m, MODEL_S_ALLOC, MODEL_WRUN), 6000);
+	EQ(m->heap.size, 1 << 20);
+	EQ(m->heap.live, 1 << 19);
+	/* Cap 0 has counters: 30 created; cap 1 only events: 1. */
+	EQ(model_sum(m, MODEL_S_SPARKS_CREATED, MODEL_WRUN), 31);
+	EQ(model_sum(m, MODEL_S_SPARKS_CONVERTED, MODEL_WRUN), 7);
+	EQ(model_cap_sparks(m, m->caps[0], MODEL_S_SPARKS_CREATED,
+	    MODEL_WRUN), 30);
+	EQ(model_cap_sparks(m, m->caps[0], MODEL_S_SPARKS_CREATED, MODEL_W1),
+	    30);
+	EQ(m->caps[0]->sparks.ev_create, 1);
+	EQ(model_cap_sparks(m, m->caps[1], MODEL_S_SPARKS_CREATED,
+	    MODEL_WRUN), 1);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* A new header: same pid goes on, another pid starts a new program. */
+static void
+t_sessions(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m;
+
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	ev(&b, PROTO_RTS_IDENTIFIER, 0, "\0\0\0\0GHC-9.0.2 rts_thr", 21);
+	ev_pid(&b, 0, 100);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 10, 1);
+	lb_end(&b);
+	ev_thr(&b, PROTO_RUN_THREAD, 20, 1);
+	lb_end(&b);
+	/* Reconnect, GHC 9.0.2 style: no start-up events. */
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 5 * SEC, 2);
+	ev_stop(&b, 5 * SEC + 100, 1, 3);
+	m = run(&b, 1);
+	EQ(m->prog.sessions, 2);
+	EQ(m->prog.resets, 0);
+	EQ(m->threads.created, 2);
+	EQ(m->prog.pid, 100);
+	/* Thread 1 ran from 20 ns to the end of the first session only. */
+	EQ(model_thread_find(m, 1)->cpu_ns, 0);
+	EQ(m->caps[0]->run_ns, 0);
+	EQ(m->threads.by_state[MODEL_T_RUNNING], 0);
+	model_free(m);
+
+	/* Same pid again: goes on. */
+	lb_end(&b);
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	ev_pid(&b, 6 * SEC, 100);
+	ev_thr(&b, PROTO_CREATE_THREAD, 6 * SEC, 3);
+	m = run(&b, 1);
+	EQ(m->prog.sessions, 3);
+	EQ(m->prog.resets, 0);
+	EQ(m->threads.created, 3);
+	model_free(m);
+
+	/* Another pid: a new program; totals go on. */
+	lb_end(&b);
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	ev(&b, PROTO_RTS_IDENTIFIER, 100, "\0\0\0\0GHC-9.4 rts", 15);
+	ev_pid(&b, 100, 200);
+	ev_thr(&b, PROTO_CREATE_THREAD, 200, 1);
+	m = run(&b, 1);
+	EQ(m->prog.sessions, 4);
+	EQ(m->prog.resets, 1);
+	EQ(m->prog.pid, 200);
+	EQ(m->threads.created, 1);
+	EQ(m->threads.table, 1);
+	EQ(m->now, 200);
+	EQ(m->totals.events, 11);
+	CHECK(strcmp(m->prog.rts_id, "GHC-9.4 rts") == 0, "rts %s",
+	    m->prog.rts_id);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Full profile tables evict and count. */
+static void
+t_table_evictions(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m;
+	char		 name[32];
+	uint32_t	 ids[2];
+	uint8_t		 era[8];
+	int		 i;
+
+	lb_header(&b);
+	lb_block(&b, -1, 0);
+	for (i = 0; i < MODEL_MAX_CCS + 100; i++) {
+		snprintf(name, sizeof name, "cc%d", i);
+		ev_cc(&b, 1, (uint32_t)i, name, "M");
+	}
+	for (i = 0; i < MODEL_MAX_STACKS + 50; i++) {
+		ids[0] = (uint32_t)i;
+		ids[1] = MODEL_MAX_CCS + 50;
+		ev_prof(&b, 2, ids, 2);
+	}
+	be(era, 1, 8);
+	ev(&b, PROTO_HEAP_PROF_SAMPLE_BEGIN, 3, era, 8);
+	for (i = 0; i < MODEL_MAX_BANDS + 10; i++) {
+		snprintf(name, sizeof name, "band%d", i);
+		ev_hsample_str(&b, 4, 100, name);
+	}
+	ev(&b, PROTO_HEAP_PROF_SAMPLE_END, 5, era, 8);
+	m = run(&b, 0);
+	EQ(m->prof.cc_defs, MODEL_MAX_CCS + 100);
+	EQ(m->prof.ccs, MODEL_MAX_CCS);
+	/* 100 by the definitions, then the samples' new ids push out
+	 * definitions never sampled. */
+	CHECK(m->prof.ccs_evicted >= 100, "ccs evicted %llu",
+	    (unsigned long long)m->prof.ccs_evicted);
+	EQ(m->prof.stacks, MODEL_MAX_STACKS);
+	EQ(m->prof.stacks_evicted, 50);
+	EQ(m->hprof.bands, MODEL_MAX_BANDS);
+	EQ(m->hprof.bands_evicted, 10);
+	/* One defined late and in every sample: kept, with its name; one
+	 * defined first and never sampled: evicted. */
+	CHECK(model_cc_find(m, MODEL_MAX_CCS + 50) != NULL &&
+	    strcmp(model_cc_find(m, MODEL_MAX_CCS + 50)->label, "cc65586") ==
+	    0, "kept");
+	EQ(model_cc_find(m, MODEL_MAX_CCS + 50)->total, MODEL_MAX_STACKS + 50);
+	CHECK(model_cc_find(m, 0) == NULL || !model_cc_find(m, 0)->defined ||
+	    model_cc_find(m, 0)->total > 0, "cc0");
+	model_free(m);
+	lb_free(&b);
+}
+
+/* Decode errors and unknown tags are counted. */
+static void
+t_errors(void)
+{
+	struct model	*m = model_new();
+	char		 buf[32];
+
+	model_error(m, "bad \x1b bytes");
+	EQ(m->totals.errors, 1);
+	CHECK(strcmp(m->totals.last_error, "bad . bytes") == 0, "%s",
+	    m->totals.last_error);
+	CHECK(strcmp(model_tag_name(300, buf, sizeof buf), "UNKNOWN_300") ==
+	    0, "name");
+	CHECK(strcmp(model_tag_name(1, buf, sizeof buf), "RUN_THREAD") == 0,
+	    "name");
+	model_free(m);
+}
+
+/* History slots and rates. */
+static void
+t_history(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m;
+	double		 h[40];
+	int		 i, n;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	/* 10 events in each 100 ms slot for 3 s. */
+	for (i = 0; i < 300; i++)
+		ev_str(&b, PROTO_USER_MSG, (uint64_t)i * 10 * MS, "x");
+	ev_thr(&b, PROTO_RUN_THREAD, 2990 * MS + 1, 1);
+	m = run(&b, 0);
+	n = model_history(m, MODEL_S_EVENTS, h, 40);
+	EQ(n, 30);
+	EQ(h[0], 10);
+	EQ(h[28], 10);
+	EQ(h[29], 11);
+	EQ(model_sum(m, MODEL_S_EVENTS, MODEL_W1), 101);
+	EQ(model_win_ns(m, MODEL_W1), 2990 * MS + 1 - 2000 * MS);
+	CHECK(model_rate(m, MODEL_S_MESSAGES, MODEL_WRUN) > 100.3 &&
+	    model_rate(m, MODEL_S_MESSAGES, MODEL_WRUN) < 100.4, "rate %f",
+	    model_rate(m, MODEL_S_MESSAGES, MODEL_WRUN));
+	n = model_cap_history(m, m->caps[0], h, 40);
+	EQ(n, 30);
+	EQ(h[0], 0);
+	model_free(m);
+	lb_free(&b);
+}
+
+/* The model's JSON without the parts that may differ between a file and a
+ * live feed: reorder figures, and decode errors (merge stops at a
+ * truncation with a message of its own). */
+static char *
+json_of(const struct model *m)
+{
+	char	*j = NULL, *p, *q;
+	size_t	 n = 0;
+	FILE	*f;
+
+	f = open_memstream(&j, &n);
+	model_json(m, f);
+	fclose(f);
+	if ((p = strstr(j, ",\"errors\":")) != NULL &&
+	    (q = strstr(p, ",\"late\"")) != NULL)
+		memmove(p, q, strlen(q) + 1);
+	if ((p = strstr(j, ",\"late\":")) != NULL &&
+	    (q = strstr(p, ",\"rates\"")) != NULL)
+		memmove(p, q, strlen(q) + 1);
+	return j;
+}
+
+/* The same file gives the same JSON through merge (in order) and fed in
+ * arrival order through the reorder buffer: always with a window long
+ * enough for the whole log, and with the default window when no event
+ * came later than it. */
+static void
+t_file_vs_live(const char *path)
+{
+	struct merge	*mg;
+	struct model	*a, *b;
+	struct proto_ev	 e;
+	struct lb	 raw = { 0 };
+	char		*cause = NULL, *ja, *jb, buf[65536];
+	size_t		 n;
+	FILE		*f;
+	int		 pass;
+
+	if ((mg = merge_open(path, &cause)) == NULL) {
+		CHECK(0, "%s: %s", path, cause);
+		free(cause);
+		return;
+	}
+	a = model_new();
+	model_set_reorder(a, 0, 0);
+	model_header(a, merge_dec(mg));
+	while (merge_next(mg, &e) == PROTO_EVENT)
+		model_apply(a, &e);
+	model_flush(a);
+	merge_free(mg);
+	ja = json_of(a);
+
+	if ((f = fopen(path, "rb")) == NULL) {
+		CHECK(0, "%s", path);
+		return;
+	}
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		put(&raw, buf, n);
+	fclose(f);
+	for (pass = 0; pass < 2; pass++) {
+		b = model_new();
+		if (pass == 0)
+			model_set_reorder(b, 3600 * SEC, 64u << 20);
+		feed(b, &raw);
+		model_flush(b);
+		jb = json_of(b);
+		if (pass == 0)
+			EQ(b->totals.late, 0);
+		if (pass == 0 || b->totals.late == 0)
+			CHECK(strcmp(ja, jb) == 0, "%s: file and live (%s "
+			    "window) differ:\n%s\n%s", path, pass ? "default" :
+			    "long", ja, jb);
+		free(jb);
+		model_free(b);
+	}
+	free(raw.p);
+	free(ja);
+	model_free(a);
+}
+
+/* Read everything the UI can read, to /dev/null: no crash, no leak. */
+static void
+read_all(const struct model *m, FILE *null)
+{
+	struct model_thread_row	 tr[16];
+	struct model_cc_row	 cr[16];
+	struct model_stack_row	 sr[16];
+	struct model_band_row	 br[16];
+	struct model_gc_win	 g;
+	struct model_util	 u;
+	double			 h[MODEL_NSLOTS];
+	int			 w, i;
+
+	model_json(m, null);
+	model_text(m, null);
+	for (w = 0; w < MODEL_NWIN; w++) {
+		model_gc_window(m, (enum model_win)w, &g);
+		model_caps_util(m, (enum model_win)w, &u);
+		(void)model_threads_sorted(m, (enum model_win)w,
+		    MODEL_TSORT_TOTAL, tr, 16);
+		(void)model_top_ccs(m, (enum model_win)w, 1, cr, 16);
+		(void)model_top_stacks(m, (enum model_win)w, sr, 16);
+	}
+	(void)model_top_bands(m, br, 16);
+	for (i = 0; i < MODEL_NSERIES; i++)
+		(void)model_history(m, (enum model_series)i, h, MODEL_NSLOTS);
+	for (i = 0; i < m->prog.ncaps; i++)
+		if (m->caps[i] != NULL)
+			(void)model_cap_history(m, m->caps[i], h, MODEL_NSLOTS);
+	for (i = 0; model_gc_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_msg_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_census_recent(m, i) != NULL; i++)
+		;
+	for (i = 0; model_nm_recent(m, i) != NULL; i++)
+		;
+}
+
+/* Damaged copies of a log, fed live through a small buffer: the model
+ * takes whatever the decoder makes of them. */
+static void
+t_mutations(const char *path, int rounds)
+{
+	struct lb	 raw = { 0 }, cp = { 0 };
+	struct model	*m;
+	char		 buf[65536];
+	size_t		 n, i, k;
+	uint32_t	 x = 2463534242u;
+	FILE		*f, *null;
+	int		 r;
+
+	if ((f = fopen(path, "rb")) == NULL || (null = fopen("/dev/null",
+	    "w")) == NULL)
+		return;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		put(&raw, buf, n);
+	fclose(f);
+	for (r = 0; r < rounds && raw.n > 0; r++) {
+		cp.n = 0;
+		put(&cp, raw.p, raw.n);
+		/* A few random bytes, then maybe a cut or a doubled part. */
+		for (k = 0; k < 1 + (size_t)r % 8; k++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			cp.p[x % cp.n] = (uint8_t)(x >> 8);
+		}
+		if (r % 3 == 1)
+			cp.n = x % cp.n;
+		else if (r % 3 == 2 && cp.n > 64) {
+			i = x % (cp.n / 2);
+			put(&cp, cp.p + i, cp.n / 4);
+		}
+		m = model_new();
+		model_set_reorder(m, (uint64_t)(r % 4) * SEC / 4, 1);
+		feed(m, &cp);
+		if (r % 5 == 0)
+			model_reset_window(m);
+		read_all(m, null);
+		model_flush(m);
+		read_all(m, null);
+		CHECK(m->totals.held == 0, "%s: held after flush", path);
+		model_free(m);
+	}
+	free(raw.p);
+	free(cp.p);
+	fclose(null);
+}
+
+int
+main(int argc, char **argv)
+{
+	int	i;
+
+	t_gc_two_caps();
+	t_gc_percentiles();
+	t_gc_windows();
+	t_gc_mmu();
+	t_threads();
+	t_thread_eviction();
+	t_reorder();
+	t_prof();
+	t_heap_prof();
+	t_nonmoving();
+	t_misc();
+	t_sessions();
+	t_errors();
+	t_history();
+	t_table_evictions();
+	for (i = 1; i < argc; i++) {
+		t_file_vs_live(argv[i]);
+		t_mutations(argv[i], 24);
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
