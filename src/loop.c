@@ -461,6 +461,7 @@ loop_status(struct loop *l, uint64_t now)
 {
 	struct evtop_status	*st = &l->st, old = l->st;
 	const char		*err;
+	size_t			 len;
 
 	st->source = l->opts->target;
 	st->kind = l->opts->kind;
@@ -495,8 +496,11 @@ loop_status(struct loop *l, uint64_t now)
 	if (l->rec != NULL) {
 		st->record_path = record_path(l->rec);
 		st->record_bytes = record_bytes(l->rec);
-		if ((err = record_error(l->rec)) != NULL)
-			snprintf(st->conn_msg, sizeof st->conn_msg, "%s", err);
+		if ((err = record_error(l->rec)) != NULL) {
+			len = strlen(st->conn_msg);
+			snprintf(st->conn_msg + len, sizeof st->conn_msg - len,
+			    "; %s", err);
+		}
 	}
 	if (l->ctl != NULL)
 		control_status(l->ctl, st);
@@ -747,7 +751,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	struct evtop_cmd cmd;
 	enum ui_action	 a;
 	char		*cause = NULL;
-	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
+	int		 sig[2] = { -1, -1 }, timeout, n, i, srci, rc = 0;
 	uint64_t	 now;
 
 	if (loop_init(&l, opts, &cause) != 0) {
@@ -801,10 +805,15 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		} else
 			timeout = loop_min_timeout(timeout,
 			    replay_timeout_ms(l.rp, now));
-		if (poll(pfd, (nfds_t)n, timeout) < 0 && errno != EINTR) {
-			source_cause(&cause, "poll: %s", strerror(errno));
-			rc = 1;
-			break;
+		if (poll(pfd, (nfds_t)n, timeout) < 0) {
+			if (errno != EINTR) {
+				source_cause(&cause, "poll: %s",
+				    strerror(errno));
+				rc = 1;
+				break;
+			}
+			for (i = 0; i < n; i++)
+				pfd[i].revents = 0;
 		}
 		now = source_now();
 		if (pfd[0].revents & POLLIN)
@@ -852,11 +861,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 static int
 loop_emit(struct loop *l)
 {
-	if (l->opts->json)
-		model_json(l->model, stdout);
-	else
-		model_text(l->model, stdout);
-	fflush(stdout);
+	batch_emit(l->model, l->opts, stdout);
 	return ferror(stdout) ? -1 : 0;
 }
 
@@ -883,9 +888,7 @@ loop_batch(const struct evtop_opts *opts)
 		loop_free(&l);
 		return 1;
 	}
-	period = (uint64_t)(opts->interval * 1e9);
-	if (period < 10000000)
-		period = 10000000;
+	period = batch_interval_ns(opts);
 	now = source_now();
 	l.rate_at = now;
 	next_out = now + period;
@@ -902,10 +905,14 @@ loop_batch(const struct evtop_opts *opts)
 			pfd[n].fd = l.src->fd;
 			pfd[n++].events = loop_live_events(&l);
 		}
-		if (poll(pfd, (nfds_t)n, timeout) < 0 && errno != EINTR) {
-			fprintf(stderr, "evtop: poll: %s\n", strerror(errno));
-			rc = 1;
-			break;
+		if (poll(pfd, (nfds_t)n, timeout) < 0) {
+			if (errno != EINTR) {
+				fprintf(stderr, "evtop: poll: %s\n",
+				    strerror(errno));
+				rc = 1;
+				break;
+			}
+			pfd[0].revents = pfd[1].revents = 0;
 		}
 		now = source_now();
 		if (pfd[0].revents & POLLIN)
