@@ -5,7 +5,8 @@
 -- writes its blocks often; a list kept alive gives the heap profile bands),
 -- and a loop that takes the control commands the C side received and posts
 -- each as a user message, "sockprog: command NS:ID".  "sockprog:1" makes it
--- post "sockprog: quit" and exit cleanly; it also exits after
+-- run a major GC (so that a census asked for just before is made), post
+-- "sockprog: quit" and exit cleanly; it also exits after
 -- SOCKPROG_SECONDS (default 60).
 --
 -- Arguments: none.  Environment: see sockprog.c; SOCKPROG_CHURN=N hands the
@@ -24,6 +25,7 @@ import Foreign.Marshal.Alloc (allocaBytes)
 import System.Environment (lookupEnv)
 import System.Exit
 import System.IO
+import System.Mem (performMajorGC)
 
 foreign import ccall safe "sockprog_next_command"
   c_next_command :: CString -> CInt -> CInt -> IO CInt
@@ -76,6 +78,8 @@ main = do
               (0, _) -> loop
               (2, s) -> do
                 traceEventIO ("sockprog: command " ++ s)
+                -- A census asked for just before happens at a GC.
+                performMajorGC
                 traceEventIO "sockprog: quit"
               (_, s) -> do
                 traceEventIO ("sockprog: command " ++ s)

@@ -17,8 +17,9 @@
  *    profiling (startProfTimer/stopProfTimer), 3/4 start/stop heap
  *    profiling (startHeapProfTimer/stopHeapProfTimer), 5 a heap census
  *    (the RTS flag performHeapProfile).  Namespace "sockprog": 1 quit.
- *    Every command is also handed to the Haskell side, which posts it as
- *    a user message ("sockprog: command NS:ID"), so a test sees it arrive.
+ *    Commands are handed to the Haskell side, which has them obeyed (by
+ *    sockprog_next_command(), once the RTS is up) and posts each as a user
+ *    message ("sockprog: command NS:ID"), so a test sees it arrive.
  *
  * Environment (the names eventlog-socket reads, plus two):
  *   GHC_EVENTLOG_UNIX_PATH	serve on this Unix socket
@@ -254,33 +255,42 @@ struct parser {
 	unsigned	 nslen;
 };
 
+/* What a built-in command does to the RTS. */
 static void
 obey(const char *ns, unsigned id)
 {
-	if (strcmp(ns, "eventlog-socket") == 0) {
-		switch (id) {
-		case 1:
-			startProfTimer();
-			break;
-		case 2:
-			stopProfTimer();
-			break;
-		case 3:
-			startHeapProfTimer();
-			break;
-		case 4:
-			stopHeapProfTimer();
-			break;
-		case 5:
-			performHeapProfile = true;
-			break;
-		default:
-			fprintf(stderr, "sockprog: unknown command %s:%u\n",
-			    ns, id);
-			break;
-		}
+	if (strcmp(ns, "eventlog-socket") != 0)
+		return;
+	switch (id) {
+	case 1:
+		startProfTimer();
+		break;
+	case 2:
+		stopProfTimer();
+		break;
+	case 3:
+		startHeapProfTimer();
+		break;
+	case 4:
+		stopHeapProfTimer();
+		break;
+	case 5:
+		performHeapProfile = true;
+		break;
+	default:
+		fprintf(stderr, "sockprog: unknown command %s:%u\n", ns, id);
+		break;
 	}
-	/* Hand it to Haskell, which posts it and quits on sockprog:1. */
+}
+
+/*
+ * A command received: queued for the Haskell side, which obeys it (once
+ * the RTS is up: its start-up would undo a census request made earlier)
+ * and posts it.
+ */
+static void
+received(const char *ns, unsigned id)
+{
 	pthread_mutex_lock(&mu);
 	if (cmd_n < SOCKPROG_NCMD) {
 		struct cmd *c = &cmds[(cmd_head + cmd_n) % SOCKPROG_NCMD];
@@ -319,7 +329,7 @@ parse(struct parser *ps, const uint8_t *p, size_t n)
 			ps->ns[ps->nslen++] = c;
 		} else {
 			ps->ns[ps->nslen] = '\0';
-			obey((const char *)ps->ns, c);
+			received((const char *)ps->ns, c);
 			ps->state = 0;
 		}
 	}
@@ -599,8 +609,8 @@ serving(void)
 }
 
 /*
- * Wait up to ms for a command; 1 and "NS:ID" in buf when one came, 2 when
- * it is sockprog:1 (quit), 0 if none.
+ * Wait up to ms for a command and obey it; 1 and "NS:ID" in buf when one
+ * came, 2 when it is sockprog:1 (quit), 0 if none.
  */
 int
 sockprog_next_command(char *buf, int size, int ms)
@@ -634,6 +644,8 @@ sockprog_next_command(char *buf, int size, int ms)
 		r = strcmp(c.ns, "sockprog") == 0 && c.id == 1 ? 2 : 1;
 	}
 	pthread_mutex_unlock(&mu);
+	if (r != 0)
+		obey(c.ns, c.id);
 	return r;
 }
 
