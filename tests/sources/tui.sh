@@ -153,6 +153,9 @@ keys() {
 	sleep 0.3	# a pause must hold: nothing to wait for but time
 	b=$(field "$(last_draw $T/keys.out)" ftime)
 	ok "keys: event time holds while paused ($a)" eq "$a" "$b"
+	a=$(field "$(last_draw $T/keys.out)" pos)
+	ok "keys: position part way ($a)" [ "${a%/*}" -gt 0 -a \
+	    "${a%/*}" -lt "${a#*/}" ]
 	key p
 	ok "keys: resumed" wait_for $T/keys.out "paused=0.*ftime=" 2
 	key +
