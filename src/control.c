@@ -26,6 +26,8 @@
 
 #include "source.h"
 
+#define CONTROL_NNOTES		8
+
 /* A stop is seen when samples have been absent this long (event time). */
 #define CONTROL_QUIET_MIN_NS	1000000000ull
 #define CONTROL_QUIET_FACTOR	3
@@ -67,6 +69,10 @@ struct control {
 
 	char		 msg[160];
 	int		 pending, seen;
+
+	/* Every message said, for the log and --batch's stderr. */
+	char		 notes[CONTROL_NNOTES][160];
+	unsigned	 note_head, note_n;
 };
 
 static const struct {
@@ -215,6 +221,12 @@ control_say(struct control *ctl, const struct evtop_cmd *cmd, int pending,
 	    control_name(cmd, name, sizeof name), text);
 	ctl->pending = pending || control_watching(ctl);
 	ctl->seen = seen;
+	if (ctl->note_n == CONTROL_NNOTES) {
+		ctl->note_head = (ctl->note_head + 1) % CONTROL_NNOTES;
+		ctl->note_n--;
+	}
+	memcpy(ctl->notes[(ctl->note_head + ctl->note_n++) % CONTROL_NNOTES],
+	    ctl->msg, sizeof ctl->msg);
 }
 
 /* Queue a command; connected says whether it can go out now. */
@@ -449,12 +461,14 @@ control_effect_quiet(struct control *ctl, struct control_watch *w,
 	    control_secs(t - since));
 }
 
-/* Every event decoded, in arrival order. */
+/*
+ * The events that matter here (WALL_CLOCK_TIME, HEAP_PROF_SAMPLE_BEGIN,
+ * PROF_SAMPLE_COST_CENTRE); any other only moves the time on, as
+ * control_time() does.
+ */
 void
 control_event(struct control *ctl, const struct proto_ev *ev)
 {
-	if (ev->time > ctl->last_time)
-		ctl->last_time = ev->time;
 	switch (ev->kind) {
 	case PROTO_WALL_CLOCK_TIME:
 		ctl->wall_base = (int64_t)(ev->u.wall.sec * 1000000000u +
@@ -479,10 +493,34 @@ control_event(struct control *ctl, const struct proto_ev *ev)
 		    ev->time, 0);
 		break;
 	}
+	control_time(ctl, ev->time);
+}
+
+/* The latest event time seen (once per batch of events is enough). */
+void
+control_time(struct control *ctl, uint64_t t)
+{
+	if (t > ctl->last_time)
+		ctl->last_time = t;
 	control_effect_quiet(ctl, &ctl->w[CONTROL_STOP_HEAP], &ctl->heap,
-	    ev->time);
+	    ctl->last_time);
 	control_effect_quiet(ctl, &ctl->w[CONTROL_STOP_PROFILING],
-	    &ctl->prof, ev->time);
+	    &ctl->prof, ctl->last_time);
+}
+
+/* The messages said since the last call, oldest first; NULL when none.
+ * The string is valid until the next call. */
+const char *
+control_note(struct control *ctl)
+{
+	const char	*n;
+
+	if (ctl->note_n == 0)
+		return NULL;
+	n = ctl->notes[ctl->note_head];
+	ctl->note_head = (ctl->note_head + 1) % CONTROL_NNOTES;
+	ctl->note_n--;
+	return n;
 }
 
 void

@@ -276,6 +276,16 @@ main(int argc, char **argv)
 		fputs(evtop_usage, stderr);
 		return 2;
 	}
+	if (opts.kind == EVTOP_SRC_TCP) {
+		char host[256], port[32];
+
+		if (source_tcp_split(opts.target, host, sizeof host, port,
+		    sizeof port, &cause) != 0) {
+			fprintf(stderr, "evtop: --tcp %s\n", cause);
+			free(cause);
+			return 2;
+		}
+	}
 	if (opts.json && !opts.batch)
 		return evtop_bad("%s needs --batch", "--json");
 	if (opts.record != NULL && opts.kind == EVTOP_SRC_FILE)

@@ -65,10 +65,10 @@ struct loop {
 	int		 saw_end;	/* the last unit was the end marker */
 	uint64_t	 last_data;	/* when bytes last came */
 	int		 held;		/* the model may hold events back */
-	enum evtop_conn	 last_conn;
-	char		 last_cmd[sizeof ((struct evtop_status *)0)->cmd_msg];
+	char		 last_msg[sizeof ((struct evtop_status *)0)->conn_msg];
 
 	uint64_t	 events;
+	uint64_t	 max_time;	/* latest event time, this connection */
 	uint64_t	 rate_at, rate_events;
 
 	int		 quit;
@@ -265,8 +265,15 @@ loop_read_signals(struct loop *l, int fd)
 static void
 loop_event(struct loop *l, const struct proto_ev *ev)
 {
-	if (l->ctl != NULL)
+	switch (ev->kind) {
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_HEAP_PROF_SAMPLE_BEGIN:
+	case PROTO_PROF_SAMPLE_COST_CENTRE:
 		control_event(l->ctl, ev);
+		break;
+	}
+	if (ev->time > l->max_time)
+		l->max_time = ev->time;
 	model_apply(l->model, ev);
 	l->events++;
 }
@@ -331,6 +338,7 @@ loop_feed(struct loop *l, const uint8_t *p, size_t n)
 			proto_dec_reset(l->dec);
 		}
 	}
+	control_time(l->ctl, l->max_time);
 	l->held = 1;
 	l->changed = 1;
 }
@@ -340,6 +348,7 @@ loop_connection_start(struct loop *l)
 {
 	proto_dec_reset(l->dec);
 	l->saw_end = 0;
+	l->max_time = 0;
 	control_connected(l->ctl);
 	loop_log(l, "%s: open", l->opts->target);
 }
@@ -365,7 +374,6 @@ loop_connection_end(struct loop *l)
 	control_disconnected(l->ctl);
 	model_flush(l->model);
 	l->held = 0;
-	loop_log(l, "%s: %s", l->opts->target, l->src->msg);
 	l->changed = 1;
 }
 
@@ -453,6 +461,7 @@ loop_status(struct loop *l, uint64_t now)
 {
 	struct evtop_status	*st = &l->st, old = l->st;
 	const char		*err;
+	size_t			 len;
 
 	st->source = l->opts->target;
 	st->kind = l->opts->kind;
@@ -487,8 +496,11 @@ loop_status(struct loop *l, uint64_t now)
 	if (l->rec != NULL) {
 		st->record_path = record_path(l->rec);
 		st->record_bytes = record_bytes(l->rec);
-		if ((err = record_error(l->rec)) != NULL)
-			snprintf(st->conn_msg, sizeof st->conn_msg, "%s", err);
+		if ((err = record_error(l->rec)) != NULL) {
+			len = strlen(st->conn_msg);
+			snprintf(st->conn_msg + len, sizeof st->conn_msg - len,
+			    "; %s", err);
+		}
 	}
 	if (l->ctl != NULL)
 		control_status(l->ctl, st);
@@ -538,7 +550,6 @@ loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
 
 	memset(l, 0, sizeof *l);
 	l->opts = opts;
-	l->last_conn = (enum evtop_conn)-1;
 	if (opts->log != NULL && (l->log = fopen(opts->log, "a")) == NULL) {
 		source_cause(cause, "%s: %s", opts->log, strerror(errno));
 		return -1;
@@ -626,6 +637,19 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 	l->changed = 1;
 }
 
+/*
+ * When the next draw may be: LOOP_DRAW_NS after this one ended, or twice
+ * as long as it took if the terminal is slow, so that at least two thirds
+ * of the time go to reading the source.
+ */
+static uint64_t
+loop_next_draw(uint64_t began, uint64_t ended)
+{
+	uint64_t	took = ended - began;
+
+	return ended + (2 * took > LOOP_DRAW_NS ? 2 * took : LOOP_DRAW_NS);
+}
+
 static int
 loop_min_timeout(int a, int b)
 {
@@ -647,22 +671,24 @@ loop_ms_until(uint64_t at, uint64_t now)
 	return ms > 60000 ? 60000 : (int)ms;
 }
 
-/* Log what changed in the connection and in the command status. */
+/* Log what changed in the connection and in the commands (and tell
+ * stderr too in --batch). */
 static void
 loop_note(struct loop *l, int batch)
 {
-	if (l->st.conn != l->last_conn) {
-		l->last_conn = l->st.conn;
+	const char	*n;
+
+	if (strcmp(l->st.conn_msg, l->last_msg) != 0) {
+		memcpy(l->last_msg, l->st.conn_msg, sizeof l->last_msg);
 		loop_log(l, "%s: %s", l->opts->target, l->st.conn_msg);
 		if (batch)
 			fprintf(stderr, "evtop: %s: %s\n", l->opts->target,
 			    l->st.conn_msg);
 	}
-	if (strcmp(l->st.cmd_msg, l->last_cmd) != 0) {
-		memcpy(l->last_cmd, l->st.cmd_msg, sizeof l->last_cmd);
-		loop_log(l, "control: %s", l->st.cmd_msg);
-		if (batch && l->st.cmd_msg[0] != '\0')
-			fprintf(stderr, "evtop: %s\n", l->st.cmd_msg);
+	while ((n = control_note(l->ctl)) != NULL) {
+		loop_log(l, "control: %s", n);
+		if (batch)
+			fprintf(stderr, "evtop: %s\n", n);
 	}
 }
 
@@ -725,7 +751,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	struct evtop_cmd cmd;
 	enum ui_action	 a;
 	char		*cause = NULL;
-	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
+	int		 sig[2] = { -1, -1 }, timeout, n, i, srci, rc = 0;
 	uint64_t	 now;
 
 	if (loop_init(&l, opts, &cause) != 0) {
@@ -779,10 +805,15 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		} else
 			timeout = loop_min_timeout(timeout,
 			    replay_timeout_ms(l.rp, now));
-		if (poll(pfd, (nfds_t)n, timeout) < 0 && errno != EINTR) {
-			source_cause(&cause, "poll: %s", strerror(errno));
-			rc = 1;
-			break;
+		if (poll(pfd, (nfds_t)n, timeout) < 0) {
+			if (errno != EINTR) {
+				source_cause(&cause, "poll: %s",
+				    strerror(errno));
+				rc = 1;
+				break;
+			}
+			for (i = 0; i < n; i++)
+				pfd[i].revents = 0;
 		}
 		now = source_now();
 		if (pfd[0].revents & POLLIN)
@@ -809,7 +840,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		if (l.changed && now >= l.next_draw) {
 			ui->draw(l.ui, l.model, &l.st, 1);
 			l.changed = 0;
-			l.next_draw = now + LOOP_DRAW_NS;
+			l.next_draw = loop_next_draw(now, source_now());
 		} else
 			ui->draw(l.ui, l.model, &l.st, 0);
 	}
@@ -830,11 +861,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 static int
 loop_emit(struct loop *l)
 {
-	if (l->opts->json)
-		model_json(l->model, stdout);
-	else
-		model_text(l->model, stdout);
-	fflush(stdout);
+	batch_emit(l->model, l->opts, stdout);
 	return ferror(stdout) ? -1 : 0;
 }
 
@@ -861,9 +888,7 @@ loop_batch(const struct evtop_opts *opts)
 		loop_free(&l);
 		return 1;
 	}
-	period = (uint64_t)(opts->interval * 1e9);
-	if (period < 10000000)
-		period = 10000000;
+	period = batch_interval_ns(opts);
 	now = source_now();
 	l.rate_at = now;
 	next_out = now + period;
@@ -880,10 +905,14 @@ loop_batch(const struct evtop_opts *opts)
 			pfd[n].fd = l.src->fd;
 			pfd[n++].events = loop_live_events(&l);
 		}
-		if (poll(pfd, (nfds_t)n, timeout) < 0 && errno != EINTR) {
-			fprintf(stderr, "evtop: poll: %s\n", strerror(errno));
-			rc = 1;
-			break;
+		if (poll(pfd, (nfds_t)n, timeout) < 0) {
+			if (errno != EINTR) {
+				fprintf(stderr, "evtop: poll: %s\n",
+				    strerror(errno));
+				rc = 1;
+				break;
+			}
+			pfd[0].revents = pfd[1].revents = 0;
 		}
 		now = source_now();
 		if (pfd[0].revents & POLLIN)

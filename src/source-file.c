@@ -211,9 +211,19 @@ replay_to_end(struct replay *rp, uint64_t now)
 void
 replay_status(const struct replay *rp, struct evtop_status *st)
 {
+	uint64_t	events = merge_events(rp->m), done = merge_done(rp->m);
+
 	st->speed = rp->to_end ? 0 : rp->speed;
-	st->paused = rp->paused;
+	st->paused = rp->paused && !rp->done;
 	st->file_size = merge_size(rp->m);
-	st->file_pos = rp->done ? st->file_size : merge_done(rp->m);
+	/* Events come in time order, not file order: the bytes replayed are
+	 * the file's share of the events delivered. */
+	if (rp->done || (events > 0 && done >= events))
+		st->file_pos = st->file_size;
+	else if (events == 0)
+		st->file_pos = 0;
+	else
+		st->file_pos = (uint64_t)((double)st->file_size *
+		    (double)done / (double)events);
 	st->file_time = rp->pos;
 }

@@ -173,15 +173,13 @@ source_retry_later(struct source *src, uint64_t now)
 static void
 source_failed(struct source *src, char *cause, uint64_t now)
 {
-	unsigned	delay;
-
 	if (src->fd != -1)
 		src->ops->close(src);
 	src->fd = -1;
-	delay = source_retry_later(src, now);
-	snprintf(src->msg, sizeof src->msg, "%s: %s (next try in %.1f s)",
+	source_retry_later(src, now);
+	snprintf(src->msg, sizeof src->msg, "%s: %s",
 	    src->ever ? "reconnecting" : "waiting",
-	    cause != NULL ? cause : "failed", delay / 1000.0);
+	    cause != NULL ? cause : "failed");
 	free(cause);
 }
 

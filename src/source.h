@@ -138,6 +138,8 @@ void		 control_disconnected(struct control *);
 void		 control_refuse(struct control *, const struct evtop_cmd *,
 		     const char *);
 void		 control_event(struct control *, const struct proto_ev *);
+void		 control_time(struct control *, uint64_t);
+const char	*control_note(struct control *);
 void		 control_status(const struct control *, struct evtop_status *);
 
 /* record.c: the bytes received, one valid eventlog per connection. */

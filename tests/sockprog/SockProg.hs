@@ -5,11 +5,13 @@
 -- writes its blocks often; a list kept alive gives the heap profile bands),
 -- and a loop that takes the control commands the C side received and posts
 -- each as a user message, "sockprog: command NS:ID".  "sockprog:1" makes it
--- post "sockprog: quit" and exit cleanly; it also exits after
+-- run a major GC (so that a census asked for just before is made), post
+-- "sockprog: quit" and exit cleanly; it also exits after
 -- SOCKPROG_SECONDS (default 60).
 --
--- Arguments: none.  Environment: see sockprog.c; SOCKPROG_CHURN=0 turns the
--- busy threads off (a quiet program).
+-- Arguments: none.  Environment: see sockprog.c; SOCKPROG_CHURN=N hands the
+-- token N times per millisecond burst (default 300; 0: no busy threads, a
+-- quiet program).
 module Main (main) where
 
 import Control.Concurrent
@@ -23,6 +25,7 @@ import Foreign.Marshal.Alloc (allocaBytes)
 import System.Environment (lookupEnv)
 import System.Exit
 import System.IO
+import System.Mem (performMajorGC)
 
 foreign import ccall safe "sockprog_next_command"
   c_next_command :: CString -> CInt -> CInt -> IO CInt
@@ -30,15 +33,15 @@ foreign import ccall safe "sockprog_late_start"
   c_late_start :: IO ()
 
 -- Two threads handing a token back and forth, in bursts.
-churn :: IO ()
-churn = do
+churn :: Int -> IO ()
+churn size = do
   a <- newEmptyMVar
   b <- newEmptyMVar
   _ <- forkIO $ forever $ takeMVar a >>= putMVar b
   let burst :: Int -> IO ()
       burst 0 = return ()
       burst n = putMVar a n >> takeMVar b >> burst (n - 1)
-  forever $ burst 2000 >> threadDelay 1000
+  forever $ burst size >> threadDelay 1000
 
 -- Live data that changes: the heap profile has something to show.
 heapWork :: IORef [[Int]] -> IO ()
@@ -55,8 +58,8 @@ main = do
   hSetBuffering stdout LineBuffering
   c_late_start
   secs <- maybe 60 read <$> lookupEnv "SOCKPROG_SECONDS" :: IO Int
-  quiet <- (== Just "0") <$> lookupEnv "SOCKPROG_CHURN"
-  unless quiet $ void (forkIO churn)
+  size <- maybe 300 read <$> lookupEnv "SOCKPROG_CHURN" :: IO Int
+  when (size > 0) $ void (forkIO (churn size))
   ref <- newIORef []
   _ <- forkIO (heapWork ref)
   traceEventIO "sockprog: started"
@@ -75,6 +78,8 @@ main = do
               (0, _) -> loop
               (2, s) -> do
                 traceEventIO ("sockprog: command " ++ s)
+                -- A census asked for just before happens at a GC.
+                performMajorGC
                 traceEventIO "sockprog: quit"
               (_, s) -> do
                 traceEventIO ("sockprog: command " ++ s)

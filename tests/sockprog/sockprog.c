@@ -17,8 +17,9 @@
  *    profiling (startProfTimer/stopProfTimer), 3/4 start/stop heap
  *    profiling (startHeapProfTimer/stopHeapProfTimer), 5 a heap census
  *    (the RTS flag performHeapProfile).  Namespace "sockprog": 1 quit.
- *    Every command is also handed to the Haskell side, which posts it as
- *    a user message ("sockprog: command NS:ID"), so a test sees it arrive.
+ *    Commands are handed to the Haskell side, which has them obeyed (by
+ *    sockprog_next_command(), once the RTS is up) and posts each as a user
+ *    message ("sockprog: command NS:ID"), so a test sees it arrive.
  *
  * Environment (the names eventlog-socket reads, plus two):
  *   GHC_EVENTLOG_UNIX_PATH	serve on this Unix socket
@@ -30,6 +31,11 @@
  *   SOCKPROG_LATE		start with the RTS's own writer (+RTS -l) and
  *				switch to this one from Haskell, with
  *				endEventLogging() and startEventLogging()
+ *   SOCKPROG_DROP_AFTER=N	drop the first client after sending it N
+ *				bytes (the program goes on; a client that
+ *				reconnects gets the header and what follows)
+ * With neither socket variable set, there is no server: the program is an
+ * ordinary one and the RTS's own writer (+RTS -l -ol FILE) is used.
  *
  * The writer is installed from a C main() (RtsConfig.eventlog_writer), so
  * that the first client sees the whole log from its start-up events; with
@@ -96,6 +102,7 @@ static size_t		 qbytes;
 static int		 stopping, stopped;
 static unsigned		 nclients;
 static int		 junk;
+static unsigned long long drop_after, sent_first;
 static int		 waiting_first;
 static uint64_t		 last_time;	/* for the junk block marker */
 
@@ -248,33 +255,42 @@ struct parser {
 	unsigned	 nslen;
 };
 
+/* What a built-in command does to the RTS. */
 static void
 obey(const char *ns, unsigned id)
 {
-	if (strcmp(ns, "eventlog-socket") == 0) {
-		switch (id) {
-		case 1:
-			startProfTimer();
-			break;
-		case 2:
-			stopProfTimer();
-			break;
-		case 3:
-			startHeapProfTimer();
-			break;
-		case 4:
-			stopHeapProfTimer();
-			break;
-		case 5:
-			performHeapProfile = true;
-			break;
-		default:
-			fprintf(stderr, "sockprog: unknown command %s:%u\n",
-			    ns, id);
-			break;
-		}
+	if (strcmp(ns, "eventlog-socket") != 0)
+		return;
+	switch (id) {
+	case 1:
+		startProfTimer();
+		break;
+	case 2:
+		stopProfTimer();
+		break;
+	case 3:
+		startHeapProfTimer();
+		break;
+	case 4:
+		stopHeapProfTimer();
+		break;
+	case 5:
+		performHeapProfile = true;
+		break;
+	default:
+		fprintf(stderr, "sockprog: unknown command %s:%u\n", ns, id);
+		break;
 	}
-	/* Hand it to Haskell, which posts it and quits on sockprog:1. */
+}
+
+/*
+ * A command received: queued for the Haskell side, which obeys it (once
+ * the RTS is up: its start-up would undo a census request made earlier)
+ * and posts it.
+ */
+static void
+received(const char *ns, unsigned id)
+{
 	pthread_mutex_lock(&mu);
 	if (cmd_n < SOCKPROG_NCMD) {
 		struct cmd *c = &cmds[(cmd_head + cmd_n) % SOCKPROG_NCMD];
@@ -313,7 +329,7 @@ parse(struct parser *ps, const uint8_t *p, size_t n)
 			ps->ns[ps->nslen++] = c;
 		} else {
 			ps->ns[ps->nslen] = '\0';
-			obey((const char *)ps->ns, c);
+			received((const char *)ps->ns, c);
 			ps->state = 0;
 		}
 	}
@@ -378,6 +394,13 @@ send_some(void)
 		}
 		c->off += (size_t)w;
 		qbytes -= (size_t)w;
+		if (nclients == 1 && drop_after > 0) {
+			sent_first += (unsigned long long)w;
+			if (sent_first >= drop_after) {
+				pthread_mutex_unlock(&mu);
+				return -1;	/* drop this client */
+			}
+		}
 		if (c->off < c->len)
 			break;
 		qhead = c->next;
@@ -554,11 +577,8 @@ start_server(void)
 	const char	*host = getenv("GHC_EVENTLOG_INET_HOST");
 	const char	*port = getenv("GHC_EVENTLOG_INET_PORT");
 
-	if (path == NULL && port == NULL) {
-		fprintf(stderr, "sockprog: set GHC_EVENTLOG_UNIX_PATH or "
-		    "GHC_EVENTLOG_INET_PORT\n");
-		exit(2);
-	}
+	if (getenv("SOCKPROG_DROP_AFTER") != NULL)
+		drop_after = strtoull(getenv("SOCKPROG_DROP_AFTER"), NULL, 10);
 	if (pipe(wake) != 0)
 		die("pipe");
 	fcntl(wake[0], F_SETFL, O_NONBLOCK);
@@ -581,9 +601,16 @@ start_server(void)
 /* ------------------------------------------------------------------ */
 /* For the Haskell side. */
 
+static int
+serving(void)
+{
+	return getenv("GHC_EVENTLOG_UNIX_PATH") != NULL ||
+	    getenv("GHC_EVENTLOG_INET_PORT") != NULL;
+}
+
 /*
- * Wait up to ms for a command; 1 and "NS:ID" in buf when one came, 2 when
- * it is sockprog:1 (quit), 0 if none.
+ * Wait up to ms for a command and obey it; 1 and "NS:ID" in buf when one
+ * came, 2 when it is sockprog:1 (quit), 0 if none.
  */
 int
 sockprog_next_command(char *buf, int size, int ms)
@@ -599,6 +626,11 @@ sockprog_next_command(char *buf, int size, int ms)
 		ts.tv_sec++;
 		ts.tv_nsec -= 1000000000;
 	}
+	if (wake[0] == -1) {
+		/* No server: no commands; just wait. */
+		usleep((useconds_t)ms * 1000);
+		return 0;
+	}
 	pthread_mutex_lock(&mu);
 	while (cmd_n == 0 && !stopped) {
 		if (pthread_cond_timedwait(&cv, &mu, &ts) != 0)
@@ -612,6 +644,8 @@ sockprog_next_command(char *buf, int size, int ms)
 		r = strcmp(c.ns, "sockprog") == 0 && c.id == 1 ? 2 : 1;
 	}
 	pthread_mutex_unlock(&mu);
+	if (r != 0)
+		obey(c.ns, c.id);
 	return r;
 }
 
@@ -631,7 +665,7 @@ sockprog_clients(void)
 void
 sockprog_late_start(void)
 {
-	if (getenv("SOCKPROG_LATE") == NULL)
+	if (getenv("SOCKPROG_LATE") == NULL || !serving())
 		return;
 	start_server();
 	endEventLogging();
@@ -646,7 +680,7 @@ main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	conf.rts_opts_enabled = RtsOptsAll;
-	if (getenv("SOCKPROG_LATE") == NULL) {
+	if (serving() && getenv("SOCKPROG_LATE") == NULL) {
 		start_server();
 		conf.eventlog_writer = &sockprog_writer;
 	}

@@ -160,7 +160,8 @@ int
 main(int argc, char **argv)
 {
 	const char	*unix_path = NULL, *portfile = NULL, *file = NULL;
-	size_t		 chunk = 65536, n, hdr_end, nev, *evoff, a = 0, b = 0;
+	size_t		 chunk = 65536, n, hdr_end = 0, nev = 0, *evoff = NULL;
+	size_t		 a = 0, b = 0;
 	long		 delay_us = 0, linger_ms = 0, repeat = 1, i;
 	int		 junk = 0, events = 0, no_end = 0, die_now = 0;
 	int		 lfd, fd;
@@ -216,11 +217,13 @@ main(int argc, char **argv)
 		return 2;
 	}
 	p = slurp(file, &n);
-	frame(p, n, &hdr_end, &evoff, &nev);
-	if (b > nev)
-		b = nev;
-	if (a > b)
-		a = b;
+	if (events) {
+		frame(p, n, &hdr_end, &evoff, &nev);
+		if (b > nev)
+			b = nev;
+		if (a > b)
+			a = b;
+	}
 
 	if (unix_path != NULL) {
 		struct sockaddr_un sun;
