@@ -271,11 +271,10 @@ struct pane {
 	int		 nrows;		/* rows there are, from the last render */
 	int		 page;		/* rows shown by the last render */
 	char		 filter[PANE_FILTER_MAX];
-	uint64_t	 now;		/* model time of the render */
 	void		*data;		/* the pane's scratch */
 };
 
-void		 pane_scroll(struct pane *, int, int);
+void		 pane_scroll(struct pane *, enum keys_action);
 int		 pane_rows(struct pane *, int, int);
 const char	*pane_win_name(int);
 

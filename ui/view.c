@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ui.h"
+#include "model.h"
 
 #define VIEW_MIN_W	20
 #define VIEW_MIN_H	6
@@ -164,7 +165,7 @@ pane_rows(struct pane *p, int nrows, int page)
 
 /* Move the selection (or the first row shown) as a key asks. */
 void
-pane_scroll(struct pane *p, int action, int unused)
+pane_scroll(struct pane *p, enum keys_action action)
 {
 	int	*at = p->ops->select ? &p->sel : &p->top;
 	int	 page = p->page > 1 ? p->page : 1;
@@ -192,6 +193,8 @@ pane_scroll(struct pane *p, int action, int unused)
 	case KEYS_END:
 		*at = p->nrows > 0 ? p->nrows - 1 : 0;
 		break;
+	default:
+		return;
 	}
 	if (*at < 0)
 		*at = 0;
@@ -206,9 +209,9 @@ const char *
 pane_win_name(int win)
 {
 	switch (win) {
-	case 0:
+	case MODEL_W1:
 		return "1s";
-	case 1:
+	case MODEL_W10:
 		return "10s";
 	default:
 		return "run";
@@ -458,12 +461,12 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_PGDN:
 	case KEYS_HOME:
 	case KEYS_END:
-		pane_scroll(p, a, 0);
+		pane_scroll(p, a);
 		return UI_NONE;
 	case KEYS_WINDOW:
 		if (p->win < 0)
 			break;
-		p->win = (p->win + 1) % 3;
+		p->win = (p->win + 1) % MODEL_NWIN;
 		return UI_NONE;
 	default:
 		break;
