@@ -354,7 +354,13 @@ ui_input(struct ui *ui, int readable, struct evtop_cmd *cmd)
 		return UI_NONE;
 	if (readable && !ui->advised) {
 		ui->advised = 1;
-		(void)termkey_advisereadable(ui->tk);
+		errno = 0;
+		if (termkey_advisereadable(ui->tk) == TERMKEY_RES_ERROR &&
+		    errno != EAGAIN && errno != EINTR) {
+			/* The terminal went away (EIO after a hangup). */
+			ui->advised = 0;
+			return UI_QUIT;
+		}
 	}
 	for (;;) {
 		/* Force a partial key only once its time is up: poll may
