@@ -486,8 +486,9 @@ view_title(struct view *v, struct pane *p, const struct model *m,
 	const char *arrow;
 
 	lines_fill(s, y, x, w, attr, ' ');
-	n = lines_putf(s, y, x, attr, w, " %s %s", p->ops->key,
-	    p->ops->name);
+	/* Without colour, bold reverse is not enough to see the focus. */
+	n = lines_putf(s, y, x, attr, w, "%c%s %s", p->focus && s->mono ?
+	    '>' : ' ', p->ops->key, p->ops->name);
 	buf[0] = '\0';
 	if (p->ops->title != NULL)
 		p->ops->title(p, m, buf, sizeof buf);
