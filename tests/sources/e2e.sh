@@ -442,6 +442,25 @@ send() {
 	    "my:ns:9: sent \(its effect is not visible" 1
 }
 
+# Not an eventlog at all: said so, nothing shown, no crash.
+garbage() {
+	local d=$T/garbage pid
+	mkdir -p $d
+	head -c 300000 /dev/urandom >$d/junk
+	$FAKEPROD --unix $d/s.sock --linger 3000 $d/junk &
+	PIDS+=($!)
+	"$EVTOP" --batch --json --interval 0.1 --unix $d/s.sock \
+	    >$d/live.json 2>$d/err &
+	pid=$!
+	PIDS+=($pid)
+	ok "garbage: no header, said so" wait_for $d/err \
+	    "no eventlog header in the first [0-9]+ bytes" 5
+	kill -INT $pid
+	wait_exit $pid 5
+	ok "garbage: exit 0" eq $? 0
+	ok "garbage: nothing shown" eq "$($JS get $d/live.json events_total)" 0
+}
+
 # 14. The command line.
 cmdline() {
 	local o
@@ -481,6 +500,7 @@ flood
 fifo
 stdin
 send
+garbage
 cmdline
 
 echo "$passed passed, $failed failed"
