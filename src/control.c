@@ -151,7 +151,7 @@ const char *
 control_name(const struct evtop_cmd *cmd, char *buf, size_t size)
 {
 	char	ns[64];
-	size_t	i;
+	size_t	i, n;
 
 	if (strcmp(cmd->ns, CONTROL_NS) == 0) {
 		for (i = 0; i < sizeof control_names / sizeof control_names[0];
@@ -163,8 +163,9 @@ control_name(const struct evtop_cmd *cmd, char *buf, size_t size)
 			}
 		}
 	}
-	proto_sanitize(cmd->ns, strnlen(cmd->ns, sizeof cmd->ns), ns,
-	    sizeof ns);
+	n = proto_sanitize(cmd->ns, strnlen(cmd->ns, sizeof cmd->ns), ns,
+	    sizeof ns - 1);
+	ns[n] = '\0';
 	snprintf(buf, size, "%s:%u", ns, cmd->id);
 	return buf;
 }

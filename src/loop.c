@@ -44,6 +44,7 @@
 #define LOOP_DRAW_NS		100000000ull
 #define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
 #define LOOP_RATE_NS		1000000000ull
+#define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
 
 struct loop {
 	const struct evtop_opts *opts;
@@ -489,6 +490,13 @@ loop_status(struct loop *l, uint64_t now)
 			    EVTOP_CONN_DONE;
 		snprintf(st->conn_msg, sizeof st->conn_msg, "%s",
 		    l->src->msg);
+		if (l->src->state == SOURCE_OPEN &&
+		    l->src->conn_bytes >= LOOP_NO_HEADER &&
+		    proto_dec_headers(l->dec) == 0)
+			snprintf(st->conn_msg, sizeof st->conn_msg,
+			    "connected, but no eventlog header in the first "
+			    "%llu bytes", (unsigned long long)
+			    l->src->conn_bytes);
 		st->bytes = l->src->bytes;
 		st->connections = l->src->connections;
 		st->speed = 0;

@@ -146,13 +146,17 @@ source_poll_events(const struct source *src)
 int
 source_timeout_ms(const struct source *src, uint64_t now)
 {
-	uint64_t	ms;
+	uint64_t	ms, at;
 
-	if (src->state != SOURCE_WAITING)
+	if (src->state == SOURCE_WAITING)
+		at = src->retry_at;
+	else if (src->state == SOURCE_CONNECTING)
+		at = src->connect_by;
+	else
 		return -1;
-	if (src->retry_at <= now)
+	if (at <= now)
 		return 0;
-	ms = (src->retry_at - now + 999999) / 1000000;
+	ms = (at - now + 999999) / 1000000;
 	return ms > 60000 ? 60000 : (int)ms;
 }
 
@@ -214,12 +218,18 @@ source_step(struct source *src, short revents, uint64_t now)
 		}
 		if (r > 0) {
 			src->state = SOURCE_CONNECTING;
+			src->connect_by = now +
+			    (uint64_t)SOURCE_CONNECT_MS * 1000000;
 			return SOURCE_EV_NONE;
 		}
 		return source_opened(src);
 	case SOURCE_CONNECTING:
-		if ((revents & (POLLOUT|POLLERR|POLLHUP)) == 0)
+		if ((revents & (POLLOUT|POLLERR|POLLHUP)) == 0) {
+			if (now < src->connect_by)
+				return SOURCE_EV_NONE;
+			source_failed(src, strdup("connect timed out"), now);
 			return SOURCE_EV_NONE;
+		}
 		r = src->ops->finish(src, &cause);
 		if (r < 0) {
 			source_failed(src, cause, now);

@@ -15,6 +15,8 @@
 /* Retry delays while a live source is not there: 100 ms doubling to 2 s. */
 #define SOURCE_BACKOFF_MIN_MS	100
 #define SOURCE_BACKOFF_MAX_MS	2000
+/* A connect() that has not finished by then is given up (and retried). */
+#define SOURCE_CONNECT_MS	5000
 
 enum source_state {
 	SOURCE_WAITING,		/* no fd; next attempt at retry_at */
@@ -59,6 +61,7 @@ struct source {
 	int		 ever;		/* some connection delivered bytes */
 	unsigned	 backoff_ms;
 	uint64_t	 retry_at;	/* monotonic ns */
+	uint64_t	 connect_by;	/* give up connecting then */
 	uint64_t	 conn_bytes;	/* this connection */
 	uint64_t	 bytes;		/* all connections */
 	uint64_t	 connections;	/* connections that delivered bytes */

@@ -261,6 +261,30 @@ reconnect() {
 	    $($JS get $d/r1.json events_total))) "$total"
 }
 
+# Instrumented from Haskell (as eventlog-socket's start): the RTS starts
+# with its own file writer, then endEventLogging() and startEventLogging()
+# switch to the socket; the stream starts with a new header.
+late_start() {
+	local d=$T/late p
+	mkdir -p $d
+	SOCKPROG_LATE=1 GHC_EVENTLOG_UNIX_PATH=$d/s.sock GHC_EVENTLOG_WAIT=1 \
+	    SOCKPROG_SECONDS=30 $PROG +RTS -l -ol$d/file.eventlog -RTS \
+	    >/dev/null &
+	p=$!
+	PIDS+=($p)
+	timeout 60 "$EVTOP" --batch --json --once --unix $d/s.sock \
+	    --record $d/rec.eventlog --send sockprog:1 >$d/live.json 2>$d/err
+	ok "late: exit 0" eq $? 0
+	wait_exit $p 10
+	ok "late: the program quit" eq $? 0
+	ok "late: its messages came over the socket" shows $d/rec.eventlog \
+	    "sockprog: command sockprog:1\$"
+	batch_of $d/rec.eventlog $d/file.json
+	ok "late: the figures printed equal the recording's" same \
+	    $d/live.json $d/file.json
+	ok "late: the recording is readable" readable $d/rec.eventlog
+}
+
 # Killed mid-stream; another program comes at the same path.  (GHC 9.0.2
 # writes the process id with the start-up events, at exit: a program
 # killed never tells its pid, and the next one tells it when it ends.)
@@ -310,6 +334,7 @@ fifo_real
 unix_commands
 tcp_commands
 reconnect
+late_start
 killed
 
 echo "$passed passed, $failed failed"

@@ -14,7 +14,7 @@ FAKEPROD=$2
 LOG=$3
 
 T=$(mktemp -d /tmp/evtop-bench.XXXXXX)
-trap 'kill -9 $FP 2>/dev/null; rm -rf $T' EXIT
+trap 'kill -9 $FP 2>/dev/null || true; rm -rf $T' EXIT
 
 $FAKEPROD --unix $T/s.sock --chunk 1048576 "$LOG" &
 FP=$!

@@ -64,6 +64,16 @@ wait_for() {
 	return 1
 }
 
+# wait_socket PATH SECONDS: until PATH is a socket.
+wait_socket() {
+	local end=$((SECONDS + $2 + 1))
+	while [ $SECONDS -lt $end ]; do
+		[ -S "$1" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 # count FILE REGEX: how many lines match.
 count() {
 	grep -Ec -- "$2" "$1" 2>/dev/null
@@ -147,6 +157,28 @@ tcp_whole() {
 	    $T/gc.file.json
 	ok "tcp: the recording is the bytes sent" cmp -s $d/rec.eventlog \
 	    $FIX/gc.eventlog
+	# A name, through getaddrinfo.
+	rm -f $d/port
+	$FAKEPROD --tcp $d/port $FIX/sparks.eventlog &
+	PIDS+=($!)
+	wait_for $d/port '^[0-9]+$' 5
+	timeout 30 "$EVTOP" --batch --json --once --tcp localhost:$(cat \
+	    $d/port) >$d/live2.json 2>/dev/null
+	ok "tcp localhost: same figures" same $d/live2.json \
+	    $T/sparks.file.json
+}
+
+# A path that is a socket is read as --unix.
+socket_path() {
+	local d=$T/sockpath
+	mkdir -p $d
+	$FAKEPROD --unix $d/s.sock $FIX/messages.eventlog &
+	PIDS+=($!)
+	wait_socket $d/s.sock 5
+	timeout 30 "$EVTOP" --batch --json --once $d/s.sock \
+	    >$d/live.json 2>$d/err
+	ok "socket path: read as a Unix socket" same $d/live.json \
+	    $T/messages.file.json
 }
 
 # 3. The bytes split at every boundary: 1, 3 and 7 bytes per write.
@@ -410,6 +442,25 @@ send() {
 	    "my:ns:9: sent \(its effect is not visible" 1
 }
 
+# Not an eventlog at all: said so, nothing shown, no crash.
+garbage() {
+	local d=$T/garbage pid
+	mkdir -p $d
+	head -c 300000 /dev/urandom >$d/junk
+	$FAKEPROD --unix $d/s.sock --linger 3000 $d/junk &
+	PIDS+=($!)
+	"$EVTOP" --batch --json --interval 0.1 --unix $d/s.sock \
+	    >$d/live.json 2>$d/err &
+	pid=$!
+	PIDS+=($pid)
+	ok "garbage: no header, said so" wait_for $d/err \
+	    "no eventlog header in the first [0-9]+ bytes" 5
+	kill -INT $pid
+	wait_exit $pid 5
+	ok "garbage: exit 0" eq $? 0
+	ok "garbage: nothing shown" eq "$($JS get $d/live.json events_total)" 0
+}
+
 # 14. The command line.
 cmdline() {
 	local o
@@ -437,6 +488,7 @@ cmdline() {
 
 unix_whole
 tcp_whole
+socket_path
 split_chunks
 junk
 die_and_continue
@@ -448,6 +500,7 @@ flood
 fifo
 stdin
 send
+garbage
 cmdline
 
 echo "$passed passed, $failed failed"

@@ -316,5 +316,7 @@ main(int argc, char **argv)
 	}
 	take_ctl(fd);
 	close(fd);
+	free(evoff);
+	free(p);
 	return 0;
 }

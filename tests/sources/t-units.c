@@ -812,6 +812,21 @@ test_tcp(void)
 	if (lfd != -1)
 		close(lfd);
 
+	/* A connect that never finishes is given up after a while. */
+	src = source_new(EVTOP_SRC_TCP, "127.0.0.1:1", 0, &cause);
+	src->state = SOURCE_CONNECTING;
+	src->fd = socket(AF_INET, SOCK_STREAM, 0);
+	src->connect_by = source_now() + ms(SOURCE_CONNECT_MS);
+	ok(source_timeout_ms(src, source_now()) > SOURCE_CONNECT_MS - 100,
+	    "connecting: the deadline is in the timeout");
+	source_step(src, 0, source_now());
+	ok(src->state == SOURCE_CONNECTING, "connecting: not yet");
+	source_step(src, 0, src->connect_by);
+	ok(src->state == SOURCE_WAITING && src->fd == -1 &&
+	    strstr(src->msg, "connect timed out"), "connecting: given up: %s",
+	    src->msg);
+	source_free(src);
+
 	cause = NULL;
 	src = source_new(EVTOP_SRC_TCP, "no-such-host.invalid:1", 0, &cause);
 	source_step(src, 0, source_now());
