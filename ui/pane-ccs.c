@@ -2,8 +2,8 @@
  * pane-ccs.c: the time profile, py-spy top / perf top style.  One row
  * per cost centre, by self or total samples over the window, with
  * percentage bars; the name as Module.label followed by its hottest
- * callers (the stack innermost first).  Enter shows the stacks that end
- * in the selected cost centre.
+ * callers over the run (the stack innermost first).  Enter shows the
+ * window's stacks that end in the selected cost centre.
  *
  *    self  total                     cost centre  <- callers
  *   45.2%  78.1%  ███████▌           Main.fib  <- Main.go <- Main.main
@@ -220,7 +220,13 @@ pane_ccs_render(struct pane *p, const struct model *m, struct lines *l)
 		top = pane_rows(p, n, page);
 	else
 		top = p->top;
-	nst = model_top_stacks(m, win, pc->stacks, CCS_NSTACKS);
+	/*
+	 * The callers come from the hottest stacks of the whole run: they
+	 * change little, and the run's counts cost less to read than a
+	 * window's.  The detail (Enter) shows the window's stacks.
+	 */
+	nst = model_top_stacks(m, detail ? win : MODEL_WRUN, pc->stacks,
+	    CCS_NSTACKS);
 	for (i = top; i < n && y < 1 + page; i++, y++) {
 		r = &pc->rows[i];
 		x = lines_putf(l, y, 0, LINES_NORMAL, l->width, "%7s %7s  ",
