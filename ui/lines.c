@@ -344,6 +344,53 @@ lines_attr(struct lines *l, int y, int x, int n, int attr)
 	}
 }
 
+static uint32_t
+lines_fold(uint32_t c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/*
+ * Give the cells of row y from column x on that spell needle (ignoring
+ * ASCII case) the attribute attr: a filter's matches stand out.
+ */
+void
+lines_mark(struct lines *l, int y, int x, const char *needle, int attr)
+{
+	uint32_t		 want[PANE_FILTER_MAX];
+	struct lines_cell	*row;
+	size_t			 i = 0, n = strlen(needle);
+	int			 k = 0, c, j, d;
+
+	if (y < 0 || y >= l->height || l->cell == NULL || x < 0)
+		return;
+	while (i < n && k < PANE_FILTER_MAX) {
+		i += lines_utf8_next(needle + i, n - i, &want[k]);
+		want[k] = lines_fold(want[k]);
+		k++;
+	}
+	if (k == 0)
+		return;
+	row = &l->cell[(size_t)y * l->width];
+	for (c = x; c < l->width; c++) {
+		/* Match k glyphs, skipping the right halves of wide ones. */
+		for (j = 0, d = c; j < k && d < l->width; d++) {
+			if (row[d].ch == 0 && d > c)
+				continue;
+			if (lines_fold(row[d].ch) != want[j])
+				break;
+			j++;
+		}
+		if (j < k)
+			continue;
+		while (d < l->width && row[d].ch == 0)
+			d++;	/* the last glyph's right half */
+		for (; c < d; c++)
+			row[c].attr = (uint8_t)attr;
+		c--;
+	}
+}
+
 /* Copy src onto dst with its top left corner at (y, x), clipped. */
 void
 lines_blit(struct lines *dst, int y, int x, const struct lines *src)

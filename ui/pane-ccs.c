@@ -243,6 +243,8 @@ pane_ccs_render(struct pane *p, const struct model *m, struct lines *l)
 		pane_ccs_callers(m, l, y, x, r->cc->id, pc->stacks, nst);
 		if (p->focus && i == p->sel)
 			lines_attr(l, y, 0, l->width, LINES_SELECT);
+		if (p->filter[0] != '\0')
+			lines_mark(l, y, 0, p->filter, LINES_MATCH);
 	}
 	if (detail && p->sel >= 0 && p->sel < n)
 		pane_ccs_detail(m, l, 1 + page, pc->rows[p->sel].cc->id,

@@ -176,6 +176,8 @@ pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
 		}
 		lines_put_ev(l, y, x, LINES_ACCENT, r->band->name,
 		    strlen(r->band->name), l->width - x);
+		if (p->filter[0] != '\0')
+			lines_mark(l, y, x, p->filter, LINES_MATCH);
 	}
 }
 

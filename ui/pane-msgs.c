@@ -76,6 +76,8 @@ pane_msgs_render(struct pane *p, const struct model *m, struct lines *l)
 		    l->width - x);
 		if (p->focus && k - 1 == p->sel)
 			lines_attr(l, y, 0, l->width, LINES_SELECT);
+		if (p->filter[0] != '\0')
+			lines_mark(l, y, 0, p->filter, LINES_MATCH);
 		y++;
 	}
 }

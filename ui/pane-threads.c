@@ -237,6 +237,8 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 		    l->width - x);
 		if (p->focus && i == p->sel)
 			lines_attr(l, y, 0, l->width, LINES_SELECT);
+		if (p->filter[0] != '\0')
+			lines_mark(l, y, 0, p->filter, LINES_MATCH);
 	}
 	if (detail && p->sel >= 0 && p->sel < n)
 		pane_threads_detail(m, l, l->height - 1, pt->rows[p->sel].t);

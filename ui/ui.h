@@ -50,6 +50,8 @@ void		 ui_emergency_restore(void);
  * Everything below is internal to ui/ (and its tests).
  */
 
+#define PANE_FILTER_MAX 64	/* bytes of a pane's filter text */
+
 /* Attributes of a cell: meanings, mapped to colours or mono by ui.c. */
 enum lines_attr {
 	LINES_NORMAL,
@@ -104,6 +106,7 @@ int		 lines_put_ev(struct lines *, int, int, int, const char *,
 void		 lines_putc(struct lines *, int, int, int, uint32_t);
 void		 lines_fill(struct lines *, int, int, int, int, uint32_t);
 void		 lines_attr(struct lines *, int, int, int, int);
+void		 lines_mark(struct lines *, int, int, const char *, int);
 void		 lines_blit(struct lines *, int, int, const struct lines *);
 size_t		 lines_row_text(const struct lines *, int, char *, size_t);
 size_t		 lines_text(const struct lines *, char *, size_t);
@@ -257,7 +260,6 @@ struct pane_ops {
 	void		 (*free)(struct pane *);
 };
 
-#define PANE_FILTER_MAX 64
 struct pane {
 	const struct pane_ops *ops;
 	int		 focus;

@@ -87,6 +87,20 @@ test_lines(void)
 	is(row(&l, 0), "        42", "right-aligned");
 	ok(l.cell[8].attr == LINES_BOLD && l.cell[7].attr == LINES_NORMAL,
 	    "attributes where the text is");
+	/* A filter's matches marked, in any case, wide glyphs included. */
+	lines_reset(&l, 10, 3);
+	lines_put(&l, 0, 0, LINES_NORMAL, "fib xFIBx", -1);
+	lines_mark(&l, 0, 0, "fib", LINES_MATCH);
+	ok(l.cell[0].attr == LINES_MATCH && l.cell[2].attr == LINES_MATCH &&
+	    l.cell[3].attr == LINES_NORMAL && l.cell[4].attr == LINES_NORMAL &&
+	    l.cell[5].attr == LINES_MATCH && l.cell[7].attr == LINES_MATCH &&
+	    l.cell[8].attr == LINES_NORMAL, "lines_mark: both matches");
+	lines_put(&l, 1, 0, LINES_NORMAL, "a\xe6\x97\xa5\xe6\x9c\xac" "b", -1);
+	lines_mark(&l, 1, 0, "\xe6\x97\xa5\xe6\x9c\xac", LINES_MATCH);
+	ok(l.cell[10].attr == LINES_NORMAL && l.cell[11].attr == LINES_MATCH &&
+	    l.cell[14].attr == LINES_MATCH && l.cell[15].attr == LINES_NORMAL,
+	    "lines_mark: wide glyphs");
+	lines_reset(&l, 10, 3);
 	/* Blit clips. */
 	{
 		struct lines	s;
