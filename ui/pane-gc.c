@@ -64,14 +64,15 @@ pane_gc_summary(struct pane *p, const struct model *m, struct lines *l,
 {
 	char	a[FMT_MAX], b[FMT_MAX], c[FMT_MAX], d[FMT_MAX], e[FMT_MAX];
 	char	buf[256];
+	const char *t;
 	int	x, i, n, last;
 
-	/* Pauses. */
+	/* Pauses; "~" when the percentiles come from the histogram. */
+	t = g->exact || g->count == 0 ? "" : "~";
 	lines_putf(l, (*y)++, 1, LINES_NORMAL, l->width - 1,
-	    "pauses  p50 %s  p90 %s  p99 %s  max %s  total %s%s",
-	    fmt_ns(a, g->p50), fmt_ns(b, g->p90), fmt_ns(c, g->p99),
-	    fmt_ns(d, g->pause_max), fmt_ns(e, g->pause_total),
-	    g->exact || g->count == 0 ? "" : " ~");
+	    "pauses  p50 %s%s  p90 %s%s  p99 %s%s  max %s  total %s",
+	    t, fmt_ns(a, g->p50), t, fmt_ns(b, g->p90), t, fmt_ns(c, g->p99),
+	    fmt_ns(d, g->pause_max), fmt_ns(e, g->pause_total));
 	/* Generations. */
 	n = snprintf(buf, sizeof buf, "by gen ");
 	last = -1;

@@ -94,6 +94,12 @@ for p in 1:caps:'^ 1 Capabilities' 2:gc:'^ 2 GC' 3:heap:'^ 3 Heap' \
 	sleep_screen "$pat"
 	shot demo "pane-$k-$name" 120 36
 done
+# A filter on the threads.
+$T send-keys -t demo 6 / s t m Enter
+sleep_screen '/stm'
+shot demo pane-6-threads-filter 120 36
+$T send-keys -t demo / C-u Enter
+sleep_screen '^ 6 Threads'
 # Cost centres with Enter: the selected one's stacks.
 $T send-keys -t demo 5
 sleep_screen '^ 5 Cost centres'
