@@ -76,8 +76,9 @@ header_prog(struct lines *l, int y, int x, int w, const struct model *m,
 		lines_put_ev(l, y, x + n, LINES_ACCENT, m->prog.args,
 		    strlen(m->prog.args), rx - (x + n) - 1);
 	else
-		lines_put(l, y, x + n, LINES_DIM, "(no program yet)",
-		    rx - (x + n) - 1);
+		lines_put(l, y, x + n, LINES_DIM, m->totals.events == 0 ?
+		    "(no program yet)" : "(its arguments were not in the "
+		    "stream)", rx - (x + n) - 1);
 }
 
 /* Row 1: where the events come from. */
