@@ -17,7 +17,7 @@ set -u
 
 EVTOP=${1:-./evtop}
 PROG=${2:-build/tests/sockprog/sockprog}
-JS="python3 tests/sources/js.py"
+JS="python3 $(pwd)/tests/sources/js.py"
 
 if ! command -v ghc >/dev/null 2>&1; then
 	echo "SKIPPED: ghc not found"
@@ -31,8 +31,12 @@ if [ ! -x "$PROG" ]; then
 	echo "not ok 1 - $PROG not built"
 	exit 1
 fi
+# The program runs in the test's directory: -hT writes sockprog.hp there.
+PROG=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
+EVTOP=$(cd "$(dirname "$EVTOP")" && pwd)/$(basename "$EVTOP")
 
 T=$(mktemp -d /tmp/evtop-sockprog.XXXXXX)
+cd "$T" || exit 1
 PIDS=()
 cleanup() {
 	local p
