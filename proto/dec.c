@@ -23,13 +23,18 @@ struct proto_types {
 	unsigned	 refs;
 	unsigned	 n;
 	struct proto_type ent[PROTO_MAX_TYPES];
-	int32_t		 size[PROTO_NTAGS];	/* PROTO_SIZE_NONE if absent */
+	/*
+	 * Biased so that a table fresh from calloc() means "undeclared":
+	 * size + 2 (PROTO_SIZE_NONE is 0) and kind + 1 (unknown is 0).
+	 */
+	int32_t		 size[PROTO_NTAGS];
 	uint16_t	 kind[PROTO_NTAGS];
 	uint16_t	 idx[PROTO_NTAGS];	/* entry + 1, 0 if absent */
 };
 
 enum dec_state {
 	DEC_SEEK_BEGIN,		/* looking for "hdrb" */
+	DEC_RESYNC,		/* after bad data: a header or a block */
 	DEC_HDR_HETB,		/* expecting "hetb" */
 	DEC_HDR_ENTRY_BEGIN,	/* "etb\0" ... or "hete" */
 	DEC_HDR_EXTRA_CONTINUE,	/* skipping an entry's extra bytes */
@@ -102,15 +107,10 @@ static struct proto_types *
 types_new(void)
 {
 	struct proto_types	*t;
-	size_t			 i;
 
 	if ((t = calloc(1, sizeof *t)) == NULL)
 		return NULL;
 	t->refs = 1;
-	for (i = 0; i < PROTO_NTAGS; i++) {
-		t->size[i] = PROTO_SIZE_NONE;
-		t->kind[i] = PROTO_KIND_UNKNOWN;
-	}
 	return t;
 }
 
@@ -261,10 +261,14 @@ fail(struct proto_dec *d, uint64_t at, const char *what, int resync)
 	    (unsigned long long)at, what);
 	d->err_off = at;
 	if (resync) {
-		/* Framing is lost: the next header is the next sure point. */
+		/*
+		 * Framing is lost.  In a header, the next header is the next
+		 * sure point; among events, a block marker is one too.
+		 */
+		d->state = d->building == NULL && d->types != NULL ?
+		    DEC_RESYNC : DEC_SEEK_BEGIN;
 		types_unref(d->building);
 		d->building = NULL;
-		d->state = DEC_SEEK_BEGIN;
 		d->skip_run = 0;
 	}
 	return PROTO_ERROR;
@@ -387,14 +391,16 @@ entry_end(struct proto_dec *d)
 	e->size = d->pend_size;
 	e->desc = d->pend_desc;
 	d->pend_desc = NULL;
-	t->size[d->pend_tag] = d->pend_size;
+	t->size[d->pend_tag] = d->pend_size + 2;
 }
 
 static enum proto_res
 header_step(struct proto_dec *d)
 {
-	enum proto_res	res = DEC_CONTINUE;
-	size_t		n;
+	struct proto_types	*t;
+	enum proto_res		 res = DEC_CONTINUE;
+	size_t			 n;
+	unsigned		 i;
 
 	switch (d->state) {
 	case DEC_HDR_HETB:
@@ -427,7 +433,10 @@ header_step(struct proto_dec *d)
 	case DEC_HDR_DATB:
 		if (!expect(d, "datb", &res))
 			return res;
-		proto_fields_kinds(d->building->size, d->building->kind);
+		t = d->building;
+		for (i = 0; i < t->n; i++)
+			t->kind[t->ent[i].tag] = (uint16_t)(proto_fields_kind(
+			    t->ent[i].tag, t->ent[i].size) + 1);
 		types_unref(d->types);
 		d->types = d->building;
 		d->building = NULL;
@@ -456,7 +465,7 @@ frame(const struct proto_types *t, const uint8_t *p, size_t n,
 	if (n < 2)
 		return 0;
 	tag = be16(p);
-	size = t->size[tag];
+	size = t->size[tag] - 2;
 	if (size == PROTO_SIZE_NONE)
 		return -1;
 	if (size == PROTO_SIZE_VAR) {
@@ -473,10 +482,86 @@ frame(const struct proto_types *t, const uint8_t *p, size_t n,
 	if (n < total)
 		return 0;
 	ev->tag = tag;
-	ev->kind = t->kind[tag];
+	ev->kind = (uint16_t)(t->kind[tag] - 1);
 	ev->time = be64(p + 2);
 	ev->size = (uint32_t)total;
 	return (long)total;
+}
+
+#define RESYNC_CHECK	4096	/* bytes after a block marker that must frame */
+
+/*
+ * Whether a block marker at p starts well-framed events: 1 yes, 0 no, -1
+ * when more bytes are needed to tell.
+ */
+static int
+resync_block_at(const struct proto_types *t, const uint8_t *p, size_t n)
+{
+	struct proto_ev	ev;
+	uint64_t	time, end;
+	uint32_t	bsize;
+	uint16_t	cap;
+	size_t		at, limit;
+	long		k;
+
+	if (n < 24)
+		return -1;
+	if (be16(p) != PROTO_BLOCK_MARKER || t->size[PROTO_BLOCK_MARKER] != 14 + 2)
+		return 0;
+	time = be64(p + 2);
+	bsize = be32(p + 10);
+	end = be64(p + 14);
+	cap = be16(p + 22);
+	if (bsize < 24 || bsize > (1u << 30) || end < time ||
+	    (cap != 0xffff && cap >= 4096))
+		return 0;
+	limit = bsize < 24 + RESYNC_CHECK ? bsize : 24 + RESYNC_CHECK;
+	for (at = 24; at < limit; at += (size_t)k) {
+		if (n - at < 2)
+			return -1;
+		if ((k = frame(t, p + at, n - at, &ev)) == 0)
+			return -1;
+		if (k < 0 || ev.time < time || ev.time > end)
+			return 0;
+	}
+	/* A whole short block must end exactly where it says. */
+	return at == limit || limit < bsize;
+}
+
+/* After bad data: skip to the next header or trustworthy block marker. */
+static enum proto_res
+resync(struct proto_dec *d)
+{
+	const uint8_t	*p = d->buf + d->start;
+	size_t		 n = d->end - d->start, i;
+	int		 ok = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == 'h' && n - i >= 4 && memcmp(p + i, magic_hdrb,
+		    4) == 0) {
+			d->skip_run += i;
+			consume(d, i);
+			d->state = DEC_SEEK_BEGIN;
+			return DEC_CONTINUE;
+		}
+		if (p[i] != 0 || (ok = resync_block_at(d->types, p + i,
+		    n - i)) == 0)
+			continue;
+		if (ok < 0 && n < d->bufsize / 2)
+			break;		/* wait for the bytes that decide */
+		if (ok > 0)
+			break;
+	}
+	d->skip_run += i;
+	consume(d, i);
+	if (ok <= 0)
+		return PROTO_AGAIN;
+	d->state = DEC_DATA;
+	d->block_cap = PROTO_NO_CAP;
+	d->block_left = 0;
+	d->skipped = d->skip_run;
+	d->skip_run = 0;
+	return PROTO_SKIP;
 }
 
 static enum proto_res
@@ -554,6 +639,8 @@ proto_dec_next(struct proto_dec *d, struct proto_ev *ev)
 	do {
 		if (d->state == DEC_SEEK_BEGIN)
 			res = seek_begin(d);
+		else if (d->state == DEC_RESYNC)
+			res = resync(d);
 		else if (d->state == DEC_DATA)
 			res = data_step(d, ev);
 		else
@@ -623,7 +710,7 @@ proto_dec_headers(const struct proto_dec *d)
 int
 proto_dec_type_size(const struct proto_dec *d, uint16_t tag)
 {
-	return d->types == NULL ? PROTO_SIZE_NONE : d->types->size[tag];
+	return d->types == NULL ? PROTO_SIZE_NONE : d->types->size[tag] - 2;
 }
 
 const char *

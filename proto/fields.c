@@ -2,7 +2,7 @@
  * fields.c: the payload of each known event, read into struct proto_ev.
  *
  * Which parser applies to a tag is decided once per header
- * (proto_fields_kinds), from the size the header declares: a fixed-size
+ * (proto_fields_kind), from the size the header declares: a fixed-size
  * event needs at least its parser's size (extra bytes are ignored, as the
  * format promises), a variable-size one needs a variable declaration.
  * Anything else is an unknown event, skipped by its declared size.
@@ -82,20 +82,21 @@ static const struct {
 	{ PROTO_TICKY_BEGIN_SAMPLE, 0 },
 };
 
-void
-proto_fields_kinds(const int32_t *size, uint16_t *kind)
+/* The parser for a tag declared with this size, or PROTO_KIND_UNKNOWN. */
+uint16_t
+proto_fields_kind(uint16_t tag, int32_t size)
 {
 	size_t	i;
-	int32_t	s;
 
 	for (i = 0; i < sizeof parsers / sizeof parsers[0]; i++) {
-		s = size[parsers[i].tag];
-		if (s == PROTO_SIZE_NONE)
+		if (parsers[i].tag != tag)
 			continue;
-		if (parsers[i].min == VAR ? s == PROTO_SIZE_VAR :
-		    s != PROTO_SIZE_VAR && s >= parsers[i].min)
-			kind[parsers[i].tag] = parsers[i].tag;
+		if (parsers[i].min == VAR ? size == PROTO_SIZE_VAR :
+		    size != PROTO_SIZE_VAR && size >= parsers[i].min)
+			return tag;
+		break;
 	}
+	return PROTO_KIND_UNKNOWN;
 }
 
 /* A bounded reader over one payload. */

@@ -275,7 +275,7 @@ void		  proto_dec_block_state(const struct proto_dec *, int32_t *,
 		      int64_t *);
 
 /* fields.c */
-void		  proto_fields_kinds(const int32_t *, uint16_t *);
+uint16_t	  proto_fields_kind(uint16_t, int32_t);
 const char	 *proto_fields(struct proto_ev *);
 
 /* names.c */

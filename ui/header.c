@@ -58,11 +58,10 @@ header_prog(struct lines *l, int y, int x, int w, const struct model *m,
 	if (paused)
 		xend = lines_put_right(l, y, x + w, LINES_SELECT, " PAUSED ") -
 		    1;
-	right[0] = '\0';
-	n = 0;
-	if (m->prog.rts_id[0] != '\0')
-		n += snprintf(right + n, sizeof right - n, "%s",
-		    m->prog.rts_id);
+	/* The RTS identifier comes from the eventlog: sanitized. */
+	n = (int)proto_sanitize(m->prog.rts_id, strnlen(m->prog.rts_id,
+	    sizeof m->prog.rts_id), right, 100);
+	right[n] = '\0';
 	if (m->prog.has_pid)
 		n += snprintf(right + n, sizeof right - n, "%spid %u",
 		    n > 0 ? "  " : "", m->prog.pid);
@@ -132,6 +131,9 @@ header_source(struct lines *l, int y, int x, int w, const struct model *m,
 			    (double)st->file_size);
 		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
 		    "  %s events", fmt_count(a, (double)m->totals.events));
+		if (st->conn == EVTOP_CONN_OPEN && !st->paused)
+			n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+			    "  %s ev/s", fmt_count(b, st->events_per_s));
 	} else {
 		if (st->conn_msg[0] != '\0' && st->conn != EVTOP_CONN_OPEN)
 			n += lines_putf(l, y, x + n, LINES_DIM, end - x - n,

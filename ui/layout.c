@@ -1,13 +1,14 @@
 /*
  * layout.c: where the panes of the overview go.
  *
- * Each pane says how many rows it needs at least (min) and how many it can
- * use (want; 0 when it has nothing to show).  A narrow terminal stacks the
- * panes in one column, a wide one puts them in two.  In a column the most
- * important panes are kept first while their minimums fit; the rows left
+ * Each pane says how many rows it needs at least (min), how many make it
+ * comfortable (good) and how many it can use (want; 0 when it has nothing
+ * to show).  A narrow terminal stacks the panes in one column, a wide one
+ * puts them in two.  In a column, most important first, a pane gets its
+ * good size if that still fits, else its minimum if that fits, else it is
+ * left out (a less important, smaller one may still fit).  The rows left
  * are then dealt out one at a time, most important pane first, to the
- * panes still short of what they want, so small panes get their size and
- * the tables share the rest.
+ * panes still short of what they want, so the tables share the rest.
  */
 #include "ui.h"
 
@@ -24,7 +25,7 @@ static void
 layout_column(struct layout_item *it, int n, int c, int x, int y, int w,
     int h)
 {
-	int	order[64], k = 0, i, j, t, used = 0, extra, given;
+	int	order[64], k = 0, i, j, t, g, used = 0, extra, given;
 
 	for (i = 0; i < n && k < 64; i++) {
 		if (c >= 0 && it[i].col != c)
@@ -43,14 +44,20 @@ layout_column(struct layout_item *it, int n, int c, int x, int y, int w,
 			order[j - 1] = t;
 		}
 	}
-	/* Keep those whose minimum still fits. */
+	/* Good sizes while they fit, else minimums. */
 	for (i = 0; i < k; i++) {
+		g = it[order[i]].good;
 		t = it[order[i]].min;
-		if (t > it[order[i]].want)
-			t = it[order[i]].want;
+		if (g > it[order[i]].want)
+			g = it[order[i]].want;
+		if (t > g)
+			t = g;
 		if (t < 1)
 			t = 1;
-		if (used + t <= h) {
+		if (used + g <= h) {
+			it[order[i]].h = g;
+			used += g;
+		} else if (used + t <= h) {
 			it[order[i]].h = t;
 			used += t;
 		}

@@ -31,8 +31,9 @@ pane_caps_count(const struct model *m, int *sparks)
 		if ((c = m->caps[i]) == NULL || !c->exists)
 			continue;
 		n++;
-		if (c->sparks.has_counters || c->sparks.ev_create != 0 ||
-		    c->sparks.ev_run != 0)
+		/* The RTS posts counters even when no spark was made. */
+		if (c->sparks.crt != 0 || c->sparks.ev_create != 0 ||
+		    c->sparks.ev_run != 0 || c->sparks.ev_steal != 0)
 			*sparks = 1;
 	}
 	return n;
@@ -127,6 +128,64 @@ pane_caps_row(struct lines *l, int y, const struct caps_cols *cc,
 		fmt_spark(l, y, x, cc->spark, hist, nh, 1.0, LINES_SPARK);
 }
 
+/*
+ * A chart of all capabilities over time, a column per 100 ms slot, the
+ * newest on the right: the mutator share at the bottom, the share of
+ * time in GC stacked on it.  rows x (width - 8) cells from row y.
+ */
+static void
+pane_caps_chart(struct pane_caps *pc, const struct model *m, struct lines *l,
+    int y, int rows, int ncaps)
+{
+	static const uint32_t	 eighth[] = { 0x2581, 0x2582, 0x2583, 0x2584,
+	    0x2585, 0x2586, 0x2587, 0x2588 };
+	double			 gc[CAPS_HIST], run, g, top;
+	char			 a[FMT_MAX];
+	int			 w = l->width - 8, n, ng, i, r, x, cell, attr;
+
+	if (w > CAPS_HIST)
+		w = CAPS_HIST;
+	if (w < 8 || rows < 2)
+		return;
+	n = model_history(m, MODEL_S_RUN_NS, pc->hist, w);
+	ng = model_history(m, MODEL_S_GC_NS, gc, w);
+	if (ng != n)
+		return;
+	lines_putf(l, y++, 1, LINES_BOLD, l->width - 1, "all capabilities, "
+	    "last %s: mutator and GC", fmt_ns(a, (uint64_t)n *
+	    MODEL_SLOT_NS));
+	rows--;
+	for (r = 0; r < rows; r++) {
+		lines_put_right(l, y + r, 7, LINES_DIM, r == 0 ? "100%" :
+		    r == rows - 1 ? "0%" : r == rows / 2 ? "50%" : "");
+		lines_putc(l, y + r, 7, LINES_DIM, l->ascii ? '|' : 0x2502);
+	}
+	for (i = 0; i < n; i++) {
+		run = pc->hist[i] / ((double)MODEL_SLOT_NS * ncaps);
+		g = gc[i] / (double)MODEL_SLOT_NS;
+		if (run > 1)
+			run = 1;
+		if (run + g > 1)
+			g = 1 - run;
+		x = 8 + w - n + i;
+		top = (run + g) * rows * 8;	/* in eighths of a cell */
+		for (r = 0; r < rows; r++) {
+			/* r counts from the bottom. */
+			cell = (int)(top + 0.5) - r * 8;
+			if (cell <= 0)
+				break;
+			attr = (r + 0.5) / rows < run ? LINES_MUT : LINES_GC;
+			if (l->ascii)
+				lines_putc(l, y + rows - 1 - r, x, attr,
+				    cell >= 4 ? (attr == LINES_MUT ? '#' :
+				    '=') : ' ');
+			else
+				lines_putc(l, y + rows - 1 - r, x, attr,
+				    cell >= 8 ? 0x2588 : eighth[cell - 1]);
+		}
+	}
+}
+
 static void
 pane_caps_render(struct pane *p, const struct model *m, struct lines *l)
 {
@@ -157,6 +216,7 @@ pane_caps_render(struct pane *p, const struct model *m, struct lines *l)
 	body = l->height;
 	if (body > rows) {
 		/* Room for the headings. */
+		lines_fill(l, 0, 0, l->width, LINES_HEAD, ' ');
 		lines_put_right(l, 0, cc.id, LINES_HEAD, "cap");
 		lines_put(l, 0, cc.id + 1, LINES_HEAD, "state", cc.state);
 		lines_put_right(l, 0, cc.id + 1 + cc.state + cc.run - 1,
@@ -231,6 +291,10 @@ pane_caps_render(struct pane *p, const struct model *m, struct lines *l)
 		    fmt_count(b[5], (double)model_sum(m,
 		    MODEL_S_SPARKS_OVERFLOWED, win)));
 	}
+	/* Room to spare (zoomed): the chart. */
+	if (top == 0 && l->height - y >= 8)
+		pane_caps_chart(pc, m, l, y + 1, l->height - y - 1 > 16 ? 16 :
+		    l->height - y - 1, n);
 }
 
 static void
@@ -246,6 +310,7 @@ const struct pane_ops pane_caps_ops = {
 	.select = 0,
 	.win = MODEL_W1,
 	.min = 1,
+	.good = 8,
 	.want = pane_caps_want,
 	.title = pane_caps_title,
 	.render = pane_caps_render,

@@ -277,6 +277,7 @@ const struct pane_ops pane_ccs_ops = {
 	.select = 1,
 	.win = MODEL_W10,
 	.min = 3,
+	.good = 5,
 	.want = pane_ccs_want,
 	.title = pane_ccs_title,
 	.render = pane_ccs_render,

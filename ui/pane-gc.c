@@ -253,6 +253,7 @@ const struct pane_ops pane_gc_ops = {
 	.select = 0,
 	.win = MODEL_W10,
 	.min = 2,
+	.good = 4,
 	.want = pane_gc_want,
 	.title = pane_gc_title,
 	.render = pane_gc_render,

@@ -93,9 +93,12 @@ pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
 	if (by != NULL)
 		x += lines_putf(l, y, x, LINES_NORMAL, l->width - x, " by %s",
 		    by);
-	if (m->prog.hp_filters[0] != '\0')
-		x += lines_putf(l, y, x, LINES_DIM, l->width - x, " [%s]",
-		    m->prog.hp_filters);
+	if (m->prog.hp_filters[0] != '\0') {
+		x += lines_put(l, y, x, LINES_DIM, " [", l->width - x);
+		x += lines_put_ev(l, y, x, LINES_DIM, m->prog.hp_filters,
+		    strlen(m->prog.hp_filters), l->width - x - 1);
+		x += lines_put(l, y, x, LINES_DIM, "]", l->width - x);
+	}
 	if (m->hprof.censuses == 0) {
 		lines_put(l, y, x, LINES_WARN, ": no census yet", l->width -
 		    x);
@@ -250,6 +253,7 @@ const struct pane_ops pane_heap_ops = {
 	.select = 0,
 	.win = -1,
 	.min = 3,
+	.good = 3,
 	.want = pane_heap_want,
 	.title = pane_heap_title,
 	.render = pane_heap_render,

@@ -86,6 +86,7 @@ const struct pane_ops pane_msgs_ops = {
 	.select = 1,
 	.win = -1,
 	.min = 2,
+	.good = 3,
 	.want = pane_msgs_want,
 	.title = pane_msgs_title,
 	.render = pane_msgs_render,

@@ -167,6 +167,7 @@ const struct pane_ops pane_nonmoving_ops = {
 	.select = 0,
 	.win = -1,
 	.min = 2,
+	.good = 4,
 	.want = pane_nm_want,
 	.title = pane_nm_title,
 	.render = pane_nm_render,

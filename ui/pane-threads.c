@@ -270,6 +270,7 @@ const struct pane_ops pane_threads_ops = {
 	.select = 1,
 	.win = MODEL_W1,
 	.min = 3,
+	.good = 5,
 	.want = pane_threads_want,
 	.title = pane_threads_title,
 	.render = pane_threads_render,

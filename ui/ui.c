@@ -85,7 +85,7 @@ ui_colors(struct ui *ui)
 		[LINES_BOLD] = { -1, -1, A_BOLD, A_BOLD },
 		[LINES_TITLE] = { COLOR_WHITE, COLOR_BLUE, A_NORMAL,
 		    A_REVERSE },
-		[LINES_TITLE_FOCUS] = { COLOR_BLACK, COLOR_CYAN, A_BOLD,
+		[LINES_TITLE_FOCUS] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL,
 		    A_REVERSE | A_BOLD },
 		[LINES_HEAD] = { COLOR_BLACK, COLOR_GREEN, A_NORMAL,
 		    A_UNDERLINE },
@@ -187,6 +187,10 @@ ui_new(const struct evtop_opts *opts, char **cause)
 		goto fail;
 	}
 	set_term(ui->scr);
+	if (tigetstr("cup") == NULL || tigetstr("cup") == (char *)-1) {
+		*cause = strdup("this terminal cannot move the cursor (TERM)");
+		goto fail;
+	}
 	ui_emerg.fd = ui->out_fd;
 	ui_emerg.len = 0;
 	ui_emerg_add("rmcup");
@@ -350,7 +354,13 @@ ui_input(struct ui *ui, int readable, struct evtop_cmd *cmd)
 		return UI_NONE;
 	if (readable && !ui->advised) {
 		ui->advised = 1;
-		(void)termkey_advisereadable(ui->tk);
+		errno = 0;
+		if (termkey_advisereadable(ui->tk) == TERMKEY_RES_ERROR &&
+		    errno != EAGAIN && errno != EINTR) {
+			/* The terminal went away (EIO after a hangup). */
+			ui->advised = 0;
+			return UI_QUIT;
+		}
 	}
 	for (;;) {
 		/* Force a partial key only once its time is up: poll may

@@ -228,6 +228,7 @@ void		 keys_bar_render(struct lines *, int, int);
 /* layout.c: where the panes go */
 struct layout_item {
 	int		 min;		/* rows below which it is left out */
+	int		 good;		/* rows it is comfortable with */
 	int		 want;		/* rows it can use */
 	int		 prio;		/* lower is kept first */
 	int		 col;		/* which column it prefers, 0 or 1 */
@@ -246,6 +247,7 @@ struct pane_ops {
 	int		 select;	/* has a row selection */
 	int		 win;		/* its window at first, -1: none */
 	int		 min;		/* body rows it needs at least */
+	int		 good;		/* body rows it is comfortable with */
 	int		 (*want)(struct pane *, const struct model *, int);
 	void		 (*title)(struct pane *, const struct model *, char *,
 			     size_t);
@@ -269,11 +271,10 @@ struct pane {
 	int		 nrows;		/* rows there are, from the last render */
 	int		 page;		/* rows shown by the last render */
 	char		 filter[PANE_FILTER_MAX];
-	uint64_t	 now;		/* model time of the render */
 	void		*data;		/* the pane's scratch */
 };
 
-void		 pane_scroll(struct pane *, int, int);
+void		 pane_scroll(struct pane *, enum keys_action);
 int		 pane_rows(struct pane *, int, int);
 const char	*pane_win_name(int);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ui.h"
+#include "model.h"
 
 #define VIEW_MIN_W	20
 #define VIEW_MIN_H	6
@@ -164,7 +165,7 @@ pane_rows(struct pane *p, int nrows, int page)
 
 /* Move the selection (or the first row shown) as a key asks. */
 void
-pane_scroll(struct pane *p, int action, int unused)
+pane_scroll(struct pane *p, enum keys_action action)
 {
 	int	*at = p->ops->select ? &p->sel : &p->top;
 	int	 page = p->page > 1 ? p->page : 1;
@@ -192,6 +193,8 @@ pane_scroll(struct pane *p, int action, int unused)
 	case KEYS_END:
 		*at = p->nrows > 0 ? p->nrows - 1 : 0;
 		break;
+	default:
+		return;
 	}
 	if (*at < 0)
 		*at = 0;
@@ -206,9 +209,9 @@ const char *
 pane_win_name(int win)
 {
 	switch (win) {
-	case 0:
+	case MODEL_W1:
 		return "1s";
-	case 1:
+	case MODEL_W10:
 		return "10s";
 	default:
 		return "run";
@@ -458,12 +461,12 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_PGDN:
 	case KEYS_HOME:
 	case KEYS_END:
-		pane_scroll(p, a, 0);
+		pane_scroll(p, a);
 		return UI_NONE;
 	case KEYS_WINDOW:
 		if (p->win < 0)
 			break;
-		p->win = (p->win + 1) % 3;
+		p->win = (p->win + 1) % MODEL_NWIN;
 		return UI_NONE;
 	default:
 		break;
@@ -483,8 +486,9 @@ view_title(struct view *v, struct pane *p, const struct model *m,
 	const char *arrow;
 
 	lines_fill(s, y, x, w, attr, ' ');
-	n = lines_putf(s, y, x, attr, w, " %s %s", p->ops->key,
-	    p->ops->name);
+	/* Without colour, bold reverse is not enough to see the focus. */
+	n = lines_putf(s, y, x, attr, w, "%c%s %s", p->focus && s->mono ?
+	    '>' : ' ', p->ops->key, p->ops->name);
 	buf[0] = '\0';
 	if (p->ops->title != NULL)
 		p->ops->title(p, m, buf, sizeof buf);
@@ -603,6 +607,7 @@ view_render(struct view *v, const struct model *m,
 			v->item[i].col = view_place[i].col;
 			v->item[i].prio = view_place[i].prio;
 			v->item[i].min = 1 + v->pane[i].ops->min;
+			v->item[i].good = 1 + v->pane[i].ops->good;
 			v->item[i].want = v->pane[i].ops->want(&v->pane[i], m,
 			    w);
 			if (v->item[i].want > 0)

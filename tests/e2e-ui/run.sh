@@ -188,6 +188,20 @@ ok $? "2 zooms the GC pane"
 $T send-keys -t gc 0
 wait_for gc " 1 Capabilities"
 ok $? "0 back to the overview"
+# A lone Escape: libtermkey waits to tell it from a sequence, then the
+# loop's timeout (ui_timeout_ms) delivers it.
+$T send-keys -t gc 3
+wait_gone gc " 1 Capabilities"
+$T send-keys -t gc Escape
+wait_for gc " 1 Capabilities"
+ok $? "Escape back to the overview"
+# The filter prompt, then Escape cancels it.
+$T send-keys -t gc 6 /
+wait_for gc "Filter Threads:"
+$T send-keys -t gc x y Escape
+wait_gone gc "Filter Threads:" && ! has gc "/xy"
+ok $? "/ opens the filter prompt, Escape cancels it"
+$T send-keys -t gc 0
 $T kill-session -t gc
 
 batch threads
@@ -284,7 +298,7 @@ restore() {
 	rm -f "$TMP/before" "$TMP/after" "$TMP/pid"
 	# The shell outlives a ^C (an interactive one would ignore it) and
 	# waits for evtop again if a signal cut its first wait short.
-	start "$_s" 80 24 "trap 'echo INT' INT; stty -a >$TMP/before; \
+	start "$_s" 80 24 "ulimit -c 0; trap 'echo INT' INT; stty -a >$TMP/before; \
 	    $EVTOP --speed 0 $FIX/gc.eventlog & echo \$! >$TMP/pid; \
 	    wait \$!; wait \$!; stty -a >$TMP/a; mv $TMP/a $TMP/after; \
 	    echo EXITED; exec cat"
@@ -292,7 +306,7 @@ restore() {
 	[ "$($T display -p -t "$_s" '#{alternate_on}')" = 1 ] || return 1
 	case $2 in
 	q|F10|C-c)	$T send-keys -t "$_s" "$2" ;;
-	TERM|HUP)	kill -"$2" "$(cat "$TMP/pid")" ;;
+	TERM|HUP|SEGV)	kill -"$2" "$(cat "$TMP/pid")" ;;
 	esac
 	wait_for "$_s" "EXITED" || return 1
 	wait_file "$TMP/after" || return 1
@@ -305,7 +319,8 @@ restore() {
 	    return 1
 	! has "$_s" "F1Help"
 }
-for how in q F10 C-c TERM HUP; do
+# SEGV: the crash handler's ui_emergency_restore(), not ui_free().
+for how in q F10 C-c TERM HUP SEGV; do
 	restore "r$how" "$how"
 	ok $? "$how: the terminal restored (settings, screen, cursor, keypad)"
 	$T kill-session -t "r$how" 2>/dev/null

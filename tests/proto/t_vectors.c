@@ -362,6 +362,28 @@ t_bad(void)
 	CHECK(g.nev == 1 && strcmp(g.show[0], "3: running thread 1") == 0,
 	    "decoding goes on after a bad payload");
 
+	/* Garbage among events: decoding resumes at the next block. */
+	v.n = 0;
+	begin(&v);
+	type(&v, PROTO_BLOCK_MARKER, 14, "Block marker");
+	type(&v, PROTO_RUN_THREAD, 4, "Run thread");
+	end_header(&v);
+	ev(&v, PROTO_BLOCK_MARKER, 10);
+	u32(&v, 24 + 28); u64(&v, 11); u16(&v, 0);
+	ev(&v, PROTO_RUN_THREAD, 10); u32(&v, 1);
+	ev(&v, PROTO_RUN_THREAD, 11); u32(&v, 2);
+	put(&v, "\0\143garbage\0\022xx", 14);
+	ev(&v, PROTO_BLOCK_MARKER, 20);
+	u32(&v, 24 + 28); u64(&v, 21); u16(&v, 1);
+	ev(&v, PROTO_RUN_THREAD, 20); u32(&v, 3);
+	ev(&v, PROTO_RUN_THREAD, 21); u32(&v, 4);
+	decode(&v, &g);
+	CHECK(g.nerr == 1 && g.nskip == 1 && g.skipped == 14 && g.nev == 6,
+	    "resync: %d errors, %d skips of %llu, %d events", g.nerr, g.nskip,
+	    (unsigned long long)g.skipped, g.nev);
+	CHECK(strcmp(g.show[5], "21: cap 1: running thread 4") == 0, "%s",
+	    g.show[5]);
+
 	/* A description length from the wire is bounded. */
 	v.n = 0;
 	begin(&v);

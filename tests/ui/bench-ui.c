@@ -3,8 +3,10 @@
  * from a big model: 64 capabilities, 100 000 threads, 10 000 cost
  * centres, deep stacks, GCs, a heap profile and messages, all built
  * through model_apply() from synthetic events.  The budget is 5 ms a
- * frame; it exits 1 when the median frame goes over.
+ * frame; it exits 1 when the median frame goes over.  --show prints the
+ * overview frames it measures.
  */
+#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,7 +257,7 @@ bench_frames(struct view *v, const struct model *m,
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct gen		 g;
 	struct view		*v;
@@ -270,6 +272,9 @@ main(void)
 	    "7 messages" };
 	int			 sz, z;
 
+	/* Unicode glyphs, as in a UTF-8 terminal (wcwidth costs too). */
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		setlocale(LC_CTYPE, "");
 	memset(&g, 0, sizeof g);
 	g.rng = 88172645463325252ULL;
 	if ((g.m = model_new()) == NULL)
@@ -284,6 +289,13 @@ main(void)
 	    (unsigned long long)g.m->prof.stacks,
 	    (unsigned long long)g.events, now_ms() - t0);
 	uitest_status(&st, "synthetic", EVTOP_SRC_UNIX);
+	if (argc > 1 && strcmp(argv[1], "--show") == 0) {
+		/* The frames being measured, to look at. */
+		v = view_new(EVTOP_SRC_UNIX);
+		fputs(uitest_frame(v, g.m, &st, 80, 24, 0), stdout);
+		fputs(uitest_frame(v, g.m, &st, 200, 60, 0), stdout);
+		view_free(v);
+	}
 	for (sz = 0; sz < 2; sz++) {
 		for (z = 0; z <= VIEW_NPANES; z++) {
 			if ((v = view_new(EVTOP_SRC_UNIX)) == NULL)

@@ -308,6 +308,7 @@ test_layout(void)
 	for (s = 0; s < 5; s++) {
 		for (i = 0; i < 7; i++) {
 			it[i].min = 2 + i % 3;
+			it[i].good = it[i].min + 2;
 			it[i].want = i == 3 ? 0 : 4 + 10 * (i % 4);
 			it[i].prio = i;
 			it[i].col = i >= 4;

@@ -5,8 +5,10 @@
  * (tests/ref/figures, ghc-events 0.17) wrote to NAME.figures.json.  Keys
  * go through the view as ui.c would hand them over.
  *
- * usage: test-panes FIXTURES-DIR
+ * usage: test-panes FIXTURES-DIR [CORPUS-DIR]
+ * (every eventlog of CORPUS-DIR is rendered too, for robustness)
  */
+#include <dirent.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -225,6 +227,51 @@ test_all_sizes(void)
 	}
 	ok(frames > 0 && ascii_ok, "%d frames of every pane and fixture; "
 	    "the ASCII ones are pure ASCII", frames);
+}
+
+/* Every pane of every eventlog in a directory, at a few sizes. */
+static void
+test_corpus(const char *cdir)
+{
+	static const int	 sz[][2] = { { 80, 24 }, { 200, 60 }, { 24, 7 } };
+	struct evtop_status	 st;
+	struct evtop_cmd	 cmd;
+	struct dirent		*de;
+	struct model		*m;
+	struct view		*v;
+	DIR			*d;
+	char			 path[1024];
+	size_t			 n, s, z;
+	int			 logs = 0, frames = 0;
+
+	if ((d = opendir(cdir)) == NULL) {
+		printf("# no corpus at %s\n", cdir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 9 || strcmp(de->d_name + n - 9, ".eventlog") != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", cdir, de->d_name);
+		if ((m = uitest_model(path)) == NULL)
+			continue;
+		logs++;
+		uitest_status(&st, path, EVTOP_SRC_FILE);
+		for (z = 0; z <= VIEW_NPANES; z++) {
+			v = view_new(EVTOP_SRC_FILE);
+			if (z > 0)
+				press(v, KEYS_CHAR, '0' + (int)z, &cmd);
+			for (s = 0; s < sizeof sz / sizeof sz[0]; s++) {
+				uitest_frame(v, m, &st, sz[s][0], sz[s][1],
+				    (int)(s & 1));
+				frames++;
+			}
+			view_free(v);
+		}
+		model_free(m);
+	}
+	closedir(d);
+	ok(logs > 0, "corpus: %d logs, %d frames", logs, frames);
 }
 
 static void
@@ -682,6 +729,8 @@ main(int argc, char **argv)
 	test_threads();
 	test_sparks();
 	test_view();
+	if (argc > 2)
+		test_corpus(argv[2]);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
