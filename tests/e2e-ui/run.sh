@@ -5,9 +5,10 @@
 # polls capture-pane until the expected screen shows (with a deadline; no
 # bare sleeps).  Figures on the screen are compared with those of
 # `evtop --batch --json` on the same input, formatted as the UI formats
-# them (build/tests/ui/uifmt).  Also: help, resize, NO_COLOR, an ASCII
-# locale, the terminal restored after q, F10, ^C, SIGTERM and SIGHUP, ^Z
-# and fg, and control keys over a Unix socket (tests/sources/fakeprod).
+# them (build/tests/ui/uifmt).  Also: help, zoom, Escape (through the key
+# timeout), the filter prompt, resize, NO_COLOR, an ASCII locale, the
+# terminal restored after q, F10, ^C, SIGTERM, SIGHUP and SIGSEGV, ^Z and
+# fg, and control keys over a Unix socket (tests/sources/fakeprod).
 #
 # Prints SKIPPED and passes without tmux.
 set -u
