@@ -62,53 +62,6 @@ lines_reset(struct lines *l, int width, int height)
 	}
 }
 
-/* Decode one code point; an invalid byte decodes alone as U+FFFD. */
-size_t
-lines_utf8_next(const char *s, size_t n, uint32_t *cp)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-	uint32_t		 c = p[0], min;
-	size_t			 len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		c &= 0x1f;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		c &= 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else {
-		*cp = LINES_REPLACEMENT;
-		return 1;
-	}
-	if (n < len) {
-		*cp = LINES_REPLACEMENT;
-		return 1;
-	}
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80) {
-			*cp = LINES_REPLACEMENT;
-			return 1;
-		}
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) {
-		*cp = LINES_REPLACEMENT;
-		return 1;
-	}
-	*cp = c;
-	return len;
-}
-
 size_t
 lines_utf8_put(uint32_t c, char *out)
 {
@@ -178,7 +131,7 @@ lines_width(const char *s, size_t n, int ascii)
 	int		w = 0;
 
 	while (i < n && s[i] != '\0') {
-		i += lines_utf8_next(s + i, n - i, &c);
+		i += proto_utf8_next(s + i, n - i, &c);
 		w += lines_cp_width(c, ascii);
 	}
 	return w;
@@ -248,7 +201,7 @@ lines_putn(struct lines *l, int y, int x, int attr, const char *s, size_t n,
 	ell = total > room;
 	w = 0;
 	for (i = 0; i < n && s[i] != '\0'; i = j) {
-		j = i + lines_utf8_next(s + i, n - i, &c);
+		j = i + proto_utf8_next(s + i, n - i, &c);
 		cw = lines_cp_width(c, l->ascii);
 		if (cw == 0)
 			continue;
@@ -365,7 +318,7 @@ lines_mark(struct lines *l, int y, int x, const char *needle, int attr)
 	if (y < 0 || y >= l->height || l->cell == NULL || x < 0)
 		return;
 	while (i < n && k < PANE_FILTER_MAX) {
-		i += lines_utf8_next(needle + i, n - i, &want[k]);
+		i += proto_utf8_next(needle + i, n - i, &want[k]);
 		want[k] = lines_fold(want[k]);
 		k++;
 	}
