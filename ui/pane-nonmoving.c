@@ -121,11 +121,22 @@ pane_nm_render(struct pane *p, const struct model *m, struct lines *l)
 		s = &nm->sizes[i];
 		if (k++ < top)
 			continue;
-		snprintf(e, sizeof e, "%u/%llu", s->live,
-		    (unsigned long long)s->capacity);
+		if (s->capacity > 0)
+			snprintf(e, sizeof e, "%u/%llu", s->live,
+			    (unsigned long long)s->capacity);
+		else
+			snprintf(e, sizeof e, "%u/-", s->live);
 		x = lines_putf(l, y, 0, LINES_NORMAL, l->width,
 		    "%7s %7u %7u %15s  ", fmt_bytes(a, s->blk_size), s->active,
 		    s->filled, e);
+		if (s->capacity == 0) {
+			/* No segments counted (blocks in capabilities'
+			 * current segments only): no share to show. */
+			lines_putf(l, y, x, LINES_DIM, l->width - x, "%*s",
+			    bw > 0 ? bw + 6 : 5, "-");
+			y++;
+			continue;
+		}
 		if (bw > 0) {
 			fmt_meter(l, y, x, bw, s->occupancy, LINES_MUT);
 			x += bw + 1;
