@@ -21,3 +21,11 @@ bench-show: evtop build/bench/runrss $(BENCH_LOG)
 
 BENCHES += bench-decode bench-show
 .PHONY: bench-decode bench-show
+
+# The TUI drawing in tmux while fed over a Unix socket (after bench-sources,
+# which builds the fake producer).
+bench-tui: evtop build/tests/sources/fakeprod $(BENCH_LOG)
+	tests/bench/bench-tui.sh ./evtop build/tests/sources/fakeprod $(BENCH_LOG)
+
+BENCHES += bench-tui
+.PHONY: bench-tui
