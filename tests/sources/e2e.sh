@@ -324,7 +324,7 @@ refused() {
 	    >$d/live.json 2>$d/err &
 	pid=$!
 	PIDS+=($pid)
-	ok "refused: waiting" wait_for $d/err "waiting: Connection refused" 3
+	ok "refused: waiting" wait_for $d/err "waiting: Connection refused" 8
 	kill -INT $pid
 	wait_exit $pid 5
 	ok "refused: SIGINT: exit 0" eq $? 0
@@ -396,7 +396,7 @@ fifo() {
 	    >$d/live2.json 2>$d/err &
 	pid=$!
 	PIDS+=($pid)
-	ok "fifo: waits for a writer" wait_for $d/err "waiting for a writer" 3
+	ok "fifo: waits for a writer" wait_for $d/err "waiting for a writer" 8
 	cat $FIX/threads.eventlog >$d/f
 	wait_for $d/err "closed after 84164 bytes; reopening" 5
 	cat $FIX/gc.eventlog >$d/f
@@ -437,7 +437,7 @@ send() {
 	ok "send: the bytes on the wire" cmp $d/ctl $d/want
 	ok "send: status says queued" wait_for $d/err \
 	    "census: queued until connected" 1
-	ok "send: status says sent" wait_for $d/err "census: sent" 1
+	ok "send: status says sent" wait_for $d/err "census: sent" 5
 	ok "send: unknown effect said so" wait_for $d/err \
 	    "my:ns:9: sent \(its effect is not visible" 1
 }
@@ -475,7 +475,7 @@ cmdline() {
 	ok "--version" eval "\"$EVTOP\" --version | grep -Eq '^evtop [0-9]'"
 	"$EVTOP" --send census --fifo $T/nofifo 2>$T/e1
 	ok "--send needs a socket: exit 2" eq $? 2
-	ok "--send needs a socket: says so" wait_for $T/e1 "needs a socket" 1
+	ok "--send needs a socket: says so" wait_for $T/e1 "needs a socket" 5
 	"$EVTOP" --record $T/x $FIX/gc.eventlog 2>$T/e2
 	ok "--record of a file refused" eq $? 2
 	"$EVTOP" --tcp '::1:4' 2>$T/e3

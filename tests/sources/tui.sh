@@ -122,7 +122,7 @@ pacing() {
 	ok "pacing: position at the end" eq "$(field "$end" pos)" \
 	    "$(stat -c %s $FIX/gc.eventlog)/$(stat -c %s $FIX/gc.eventlog)"
 	ok "pacing: event time reached" [ "$(field "$end" ftime)" -gt 420000000 ]
-	ok "pacing: free restores the terminal" wait_for $T/pace1.out "^free" 1
+	ok "pacing: free restores the terminal" wait_for $T/pace1.out "^free" 5
 
 	start pace2 --speed 0.5 $FIX/gc.eventlog
 	wait_for $T/pace2.out "conn=3 " 5
@@ -146,9 +146,9 @@ keys() {
 	local a b l
 	# 0.05x: 8.4 s for the whole file.
 	start keys --speed 0.05 $FIX/gc.eventlog
-	wait_for $T/keys.out "events=[1-9]" 3
+	wait_for $T/keys.out "events=[1-9]" 8
 	key p
-	ok "keys: paused" wait_for $T/keys.out "paused=1" 2
+	ok "keys: paused" wait_for $T/keys.out "paused=1" 5
 	a=$(field "$(last_draw $T/keys.out)" ftime)
 	sleep 0.3	# a pause must hold: nothing to wait for but time
 	b=$(field "$(last_draw $T/keys.out)" ftime)
@@ -157,19 +157,19 @@ keys() {
 	ok "keys: position part way ($a)" [ "${a%/*}" -gt 0 -a \
 	    "${a%/*}" -lt "${a#*/}" ]
 	key p
-	ok "keys: resumed" wait_for $T/keys.out "paused=0.*ftime=" 2
+	ok "keys: resumed" wait_for $T/keys.out "paused=0.*ftime=" 5
 	key +
-	ok "keys: faster: 0.1x" wait_for $T/keys.out "speed=0.1 " 2
+	ok "keys: faster: 0.1x" wait_for $T/keys.out "speed=0.1 " 5
 	key -
 	key -
-	ok "keys: slower: 0.025x" wait_for $T/keys.out "speed=0.025 " 2
+	ok "keys: slower: 0.025x" wait_for $T/keys.out "speed=0.025 " 5
 	key m
-	ok "keys: max" wait_for $T/keys.out "speed=0 " 2
+	ok "keys: max" wait_for $T/keys.out "speed=0 " 5
 	key m
 	ok "keys: max again: back to 0.025x" wait_for $T/keys.out \
 	    "speed=0.025 .*" 2
 	key e
-	ok "keys: to the end" wait_for $T/keys.out "conn=3 " 3
+	ok "keys: to the end" wait_for $T/keys.out "conn=3 " 8
 	l=$(last_draw $T/keys.out)
 	ok "keys: all of it" eq "$(field "$l" pos)" \
 	    "$(stat -c %s $FIX/gc.eventlog)/$(stat -c %s $FIX/gc.eventlog)"
@@ -242,7 +242,7 @@ idle() {
 fifo_send() {
 	mkfifo $T/f
 	start fifo --fifo $T/f
-	wait_for $T/fifo.out "waiting for a writer" 3
+	wait_for $T/fifo.out "waiting for a writer" 8
 	key c
 	ok "fifo: control needs a socket" wait_for $T/fifo.out \
 	    "not sent: control commands need a socket .*not a FIFO" 2
@@ -261,23 +261,23 @@ socket_send() {
 	start send --unix $d/s.sock
 	wait_for $T/send.out "conn=1 " 5
 	key c
-	ok "send: the key sends" wait_for $T/send.out "census: sent" 2
+	ok "send: the key sends" wait_for $T/send.out "census: sent" 5
 	key q
 	wait_exit $TP 5
 	exec 3>&-
 	printf '\xf0\x9e\x97\x8c\x00\x0feventlog-socket\x05' >$d/want
-	ok "send: on the wire" wait_cmp $d/ctl $d/want 3
+	ok "send: on the wire" wait_cmp $d/ctl $d/want 8
 }
 
 # Signals.
 signals() {
 	local st
 	start sig --speed 0.01 $FIX/gc.eventlog
-	wait_for $T/sig.out "^draw" 3
+	wait_for $T/sig.out "^draw" 8
 	kill -WINCH $TP
-	ok "SIGWINCH: resize" wait_for $T/sig.out "^resize" 2
+	ok "SIGWINCH: resize" wait_for $T/sig.out "^resize" 5
 	kill -TSTP $TP
-	ok "SIGTSTP: suspend" wait_for $T/sig.out "^suspend" 2
+	ok "SIGTSTP: suspend" wait_for $T/sig.out "^suspend" 5
 	st=""
 	for _ in $(seq 500); do
 		st=$(awk '{print $3}' /proc/$TP/stat 2>/dev/null)
@@ -286,22 +286,22 @@ signals() {
 	done
 	ok "SIGTSTP: stopped" eq "$st" T
 	kill -CONT $TP
-	ok "SIGCONT: resume" wait_for $T/sig.out "^resume" 2
+	ok "SIGCONT: resume" wait_for $T/sig.out "^resume" 5
 	kill -TERM $TP
 	wait_exit $TP 5
 	ok "SIGTERM: clean exit 0" eq $? 0
-	ok "SIGTERM: terminal restored" wait_for $T/sig.out "^free" 1
+	ok "SIGTERM: terminal restored" wait_for $T/sig.out "^free" 5
 	exec 3>&-
 
 	start hup --speed 0.01 $FIX/gc.eventlog
-	wait_for $T/hup.out "^draw" 3
+	wait_for $T/hup.out "^draw" 8
 	kill -HUP $TP
 	wait_exit $TP 5
 	ok "SIGHUP: clean exit 0" eq $? 0
 	exec 3>&-
 
 	start segv --speed 0.01 $FIX/gc.eventlog
-	wait_for $T/segv.out "^draw" 3
+	wait_for $T/segv.out "^draw" 8
 	kill -SEGV $TP
 	wait_exit $TP 5
 	ok "SIGSEGV: dies of it (status $?)" eq $? 139
@@ -312,7 +312,7 @@ signals() {
 	TUID_FAIL=1 "$TUID" $FIX/gc.eventlog </dev/null >$T/fail.out \
 	    2>$T/fail.err
 	ok "no terminal: exit 1" eq $? 1
-	ok "no terminal: says why" wait_for $T/fail.err "no terminal" 1
+	ok "no terminal: says why" wait_for $T/fail.err "no terminal" 5
 }
 
 pacing
