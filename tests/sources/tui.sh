@@ -92,8 +92,13 @@ start() {
 	shift
 	rm -f $T/$name.keys
 	mkfifo $T/$name.keys
+	# A process group of its own whose parent (this script) is in the same
+	# session, as under a shell: the kernel ignores SIGTSTP in an orphaned
+	# group, which is what a CI runner's would be.
+	set -m
 	"$TUID" "$@" <$T/$name.keys >$T/$name.out 2>$T/$name.err &
 	TP=$!
+	set +m
 	PIDS+=($TP)
 	exec 3>$T/$name.keys
 }
