@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds evtop, and opens it on a bundled real
-# recording (a GHC 9.0.2 program with many garbage collections).
+# recording: a GHC 9.0.2 program on 2 capabilities doing many collections.
+# Keys: ? for help, q to quit.
 set -euo pipefail
 cd "$(dirname "$0")"
 bash .ci/deps.sh
 make -j2
-if [ -f ui/ui.h ]; then
-  exec ./evtop tests/fixtures/gc.eventlog
-else
-  ./evtop show tests/fixtures/gc.eventlog | less
-fi
+exec ./evtop "${@:-tests/fixtures/gc.eventlog}"

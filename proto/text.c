@@ -12,10 +12,11 @@
 #define REPLACEMENT 0xfffd
 
 /* Decode one code point; an invalid byte decodes alone as U+FFFD. */
-static size_t
-utf8_next(const unsigned char *p, size_t n, uint32_t *cp)
+size_t
+proto_utf8_next(const char *s, size_t n, uint32_t *cp)
 {
-	uint32_t	c = p[0], min;
+	const unsigned char	*p = (const unsigned char *)s;
+	uint32_t		 c = p[0], min;
 	size_t		len, i;
 
 	if (c < 0x80) {
@@ -98,7 +99,7 @@ proto_utf8_lenient(const char *in, size_t n, char *out, size_t outsize)
 			out[o++] = (char)p[i++];
 			continue;
 		}
-		i += utf8_next(p + i, n - i, &c);
+		i += proto_utf8_next((const char *)p + i, n - i, &c);
 		k = utf8_put(c, tmp);
 		if (o + k > outsize)
 			break;
@@ -121,7 +122,7 @@ proto_sanitize(const char *in, size_t n, char *out, size_t outsize)
 	char			 tmp[4];
 
 	while (i < n) {
-		i += utf8_next(p + i, n - i, &c);
+		i += proto_utf8_next((const char *)p + i, n - i, &c);
 		if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 ||
 		    c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
 		    (c >= 0x2066 && c <= 0x2069))
@@ -180,7 +181,7 @@ peek(const unsigned char *p, size_t n, size_t i)
 
 	if (i >= n)
 		return -1;
-	utf8_next(p + i, n - i, &c);
+	proto_utf8_next((const char *)p + i, n - i, &c);
 	return c;
 }
 
@@ -211,7 +212,7 @@ proto_haskell_show_list(const char *in, size_t n, char *out, size_t outsize)
 			i++;
 			continue;
 		}
-		i += utf8_next(p + i, n - i, &c);
+		i += proto_utf8_next((const char *)p + i, n - i, &c);
 		k = show_char(c, i < n && p[i] == '\0' ? -1 :
 		    peek(p, n, i), tmp);
 		if (o + k > outsize - 2)

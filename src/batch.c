@@ -91,9 +91,7 @@ batch_file(const struct evtop_opts *o)
 int
 batch_main(const struct evtop_opts *o)
 {
-	if (o->kind != EVTOP_SRC_FILE) {
-		fprintf(stderr, "evtop: --batch reads only files for now\n");
-		return 1;
-	}
+	if (o->kind != EVTOP_SRC_FILE)
+		return loop_batch(o);	/* live sources: loop.c */
 	return batch_file(o);
 }

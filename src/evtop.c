@@ -1,16 +1,302 @@
 /*
  * evtop.c: main(): the command line, and the wiring of the layers.
+ *
+ *	evtop show FILE			what `ghc-events show` prints
+ *	evtop --batch [--json] SOURCE	headless figures (batch.c, loop.c)
+ *	evtop [OPTIONS] SOURCE		the TUI (loop.c and ui/)
  */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "evtop.h"
+#include "source.h"
+#include "ui.h"
+
+#ifndef EVTOP_VERSION
+#define EVTOP_VERSION "0.1.0"
+#endif
+
+static const char evtop_usage[] =
+"usage: evtop [OPTIONS] SOURCE\n"
+"       evtop --batch [--json] [--interval SECONDS] [OPTIONS] SOURCE\n"
+"       evtop show FILE\n"
+"\n"
+"A live top for GHC programs: reads a GHC eventlog as it is written and\n"
+"shows threads, capabilities, GC, heap and cost centres.\n"
+"\n"
+"SOURCE is one of:\n"
+"  FILE                 a recorded eventlog, replayed at its own pace\n"
+"                         evtop prog.eventlog\n"
+"  PATH                 a FIFO or a Unix socket, by what the path is\n"
+"                         evtop /tmp/prog.sock\n"
+"  -                    an eventlog stream on standard input\n"
+"                         prog +RTS -l -ol /dev/stdout | evtop -\n"
+"  --unix PATH          connect to an eventlog-socket Unix socket\n"
+"                         evtop --unix /tmp/prog.sock\n"
+"  --tcp HOST:PORT      connect over TCP (IPv6: [ADDRESS]:PORT)\n"
+"                         evtop --tcp localhost:4242\n"
+"                         evtop --tcp [::1]:4242\n"
+"  --fifo PATH          read a named pipe the program writes to\n"
+"                         mkfifo /tmp/el; prog +RTS -l -ol/tmp/el &\n"
+"                         evtop --fifo /tmp/el\n"
+"\n"
+"Options:\n"
+"  --batch              no terminal UI: print the figures and exit\n"
+"                         evtop --batch prog.eventlog\n"
+"  --json               with --batch, print JSON\n"
+"                         evtop --batch --json prog.eventlog\n"
+"  --interval SECONDS   with --batch on a live source, print every\n"
+"                       SECONDS of wall time (default 1)\n"
+"                         evtop --batch --interval 5 --unix /tmp/prog.sock\n"
+"  --once               exit when a live source ends instead of\n"
+"                       waiting for it to come back\n"
+"                         evtop --batch --once --fifo /tmp/el\n"
+"  --record FILE        write the bytes received to FILE; a reconnection\n"
+"                       goes on in FILE.1, FILE.2, ...\n"
+"                         evtop --record run.eventlog --unix /tmp/prog.sock\n"
+"  --send NS:ID         send a control command once connected\n"
+"                       (repeatable); NS:ID or a built-in name: census,\n"
+"                       start-heap-profiling, stop-heap-profiling,\n"
+"                       start-profiling, stop-profiling\n"
+"                         evtop --send census --unix /tmp/prog.sock\n"
+"                         evtop --send eventlog-socket:5 --tcp localhost:4242\n"
+"  --speed X            replay speed of a file (default 1, 0 = as fast\n"
+"                       as possible)\n"
+"                         evtop --speed 10 prog.eventlog\n"
+"  --log FILE           write a log of what happens to FILE\n"
+"                         evtop --log evtop.log --unix /tmp/prog.sock\n"
+"  -v                   log to evtop-PID.log in the current directory\n"
+"                         evtop -v prog.eventlog\n"
+"  -h, --help           this help\n"
+"                         evtop --help\n"
+"  -V, --version        the version\n"
+"                         evtop --version\n"
+"\n"
+"See evtop(1).\n";
+
+enum {
+	OPT_UNIX = 256,
+	OPT_TCP,
+	OPT_FIFO,
+	OPT_BATCH,
+	OPT_JSON,
+	OPT_INTERVAL,
+	OPT_ONCE,
+	OPT_RECORD,
+	OPT_SEND,
+	OPT_SPEED,
+	OPT_LOG,
+};
+
+static const struct option evtop_longopts[] = {
+	{ "unix", required_argument, NULL, OPT_UNIX },
+	{ "tcp", required_argument, NULL, OPT_TCP },
+	{ "fifo", required_argument, NULL, OPT_FIFO },
+	{ "batch", no_argument, NULL, OPT_BATCH },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "send", required_argument, NULL, OPT_SEND },
+	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+evtop_ui_input(struct ui *ui, int readable, struct evtop_cmd *cmd)
+{
+	return ui_input(ui, readable, cmd);
+}
+
+/* The TUI: the loop, given the UI's functions. */
+int
+tui_main(const struct evtop_opts *opts)
+{
+	static const struct loop_ui ui = {
+		.new = ui_new,
+		.free = ui_free,
+		.fd = ui_fd,
+		.timeout_ms = ui_timeout_ms,
+		.input = evtop_ui_input,
+		.draw = ui_draw,
+		.resize = ui_resize,
+		.suspend = ui_suspend,
+		.resume = ui_resume,
+		.emergency_restore = ui_emergency_restore,
+	};
+
+	return loop_tui(opts, &ui);
+}
+
+static int
+evtop_bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "evtop: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'evtop --help'.\n");
+	return 2;
+}
+
+static int
+evtop_number(const char *arg, double *out)
+{
+	char	*end;
+	double	 d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || !isfinite(d) ||
+	    d < 0)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int
+evtop_source(struct evtop_opts *opts, int *given, enum evtop_src_kind kind,
+    const char *target)
+{
+	if (*given)
+		return evtop_bad("more than one source: %s", target);
+	*given = 1;
+	opts->kind = kind;
+	opts->target = target;
+	return 0;
+}
 
 int
 main(int argc, char **argv)
 {
+	struct evtop_opts	 opts;
+	char			 logname[64], *cause = NULL;
+	int			 c, given = 0, r;
+
 	if (argc >= 2 && strcmp(argv[1], "show") == 0)
 		return show_main(argc - 1, argv + 1);
-	fprintf(stderr, "usage: evtop show FILE\n");
-	return 2;
+
+	memset(&opts, 0, sizeof opts);
+	opts.interval = 1;
+	opts.speed = 1;
+	while ((c = getopt_long(argc, argv, "hvV", evtop_longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case OPT_UNIX:
+			if ((r = evtop_source(&opts, &given, EVTOP_SRC_UNIX,
+			    optarg)) != 0)
+				return r;
+			break;
+		case OPT_TCP:
+			if ((r = evtop_source(&opts, &given, EVTOP_SRC_TCP,
+			    optarg)) != 0)
+				return r;
+			break;
+		case OPT_FIFO:
+			if ((r = evtop_source(&opts, &given, EVTOP_SRC_FIFO,
+			    optarg)) != 0)
+				return r;
+			break;
+		case OPT_BATCH:
+			opts.batch = 1;
+			break;
+		case OPT_JSON:
+			opts.json = 1;
+			break;
+		case OPT_INTERVAL:
+			if (evtop_number(optarg, &opts.interval) != 0 ||
+			    opts.interval < 0.01)
+				return evtop_bad("--interval %s: expected "
+				    "seconds, at least 0.01", optarg);
+			break;
+		case OPT_ONCE:
+			opts.once = 1;
+			break;
+		case OPT_RECORD:
+			opts.record = optarg;
+			break;
+		case OPT_SEND:
+			if (opts.nsend == EVTOP_MAX_SEND)
+				return evtop_bad("--send %s: too many "
+				    "commands", optarg);
+			if (control_parse(optarg, &opts.send[opts.nsend],
+			    &cause) != 0) {
+				fprintf(stderr, "evtop: --send %s\n", cause);
+				free(cause);
+				return 2;
+			}
+			opts.nsend++;
+			break;
+		case OPT_SPEED:
+			if (evtop_number(optarg, &opts.speed) != 0)
+				return evtop_bad("--speed %s: expected a "
+				    "number, 0 or more", optarg);
+			break;
+		case OPT_LOG:
+			opts.log = optarg;
+			break;
+		case 'v':
+			snprintf(logname, sizeof logname, "evtop-%ld.log",
+			    (long)getpid());
+			opts.log = logname;
+			break;
+		case 'h':
+			fputs(evtop_usage, stdout);
+			return 0;
+		case 'V':
+			printf("evtop %s\n", EVTOP_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'evtop --help'.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		if (optind + 1 < argc)
+			return evtop_bad("unexpected argument: %s",
+			    argv[optind + 1]);
+		if (given)
+			return evtop_bad("more than one source: %s",
+			    argv[optind]);
+		if (source_kind_of(argv[optind], &opts.kind, &cause) != 0) {
+			fprintf(stderr, "evtop: %s\n", cause);
+			free(cause);
+			return 1;
+		}
+		opts.target = argv[optind];
+		given = 1;
+	}
+	if (!given) {
+		fputs(evtop_usage, stderr);
+		return 2;
+	}
+	if (opts.kind == EVTOP_SRC_TCP) {
+		char host[256], port[32];
+
+		if (source_tcp_split(opts.target, host, sizeof host, port,
+		    sizeof port, &cause) != 0) {
+			fprintf(stderr, "evtop: --tcp %s\n", cause);
+			free(cause);
+			return 2;
+		}
+	}
+	if (opts.json && !opts.batch)
+		return evtop_bad("%s needs --batch", "--json");
+	if (opts.record != NULL && opts.kind == EVTOP_SRC_FILE)
+		return evtop_bad("--record %s: the source is a file already",
+		    opts.record);
+	if (opts.nsend > 0 && opts.kind != EVTOP_SRC_UNIX &&
+	    opts.kind != EVTOP_SRC_TCP)
+		return evtop_bad("--send needs a socket source (--unix or "
+		    "--tcp), not %s", opts.target);
+
+	if (opts.batch)
+		return batch_main(&opts);
+	return tui_main(&opts);
 }

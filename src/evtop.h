@@ -63,6 +63,7 @@ struct evtop_status {
 	double		 speed;		/* 0 = as fast as possible */
 	int		 paused;	/* replay paused */
 	uint64_t	 file_size, file_pos;
+	uint64_t	 file_time;	/* event time reached, ns */
 	/* Recording. */
 	const char	*record_path;	/* current file, NULL when off */
 	uint64_t	 record_bytes;
@@ -92,7 +93,8 @@ int		 show_main(int, char **);
 /* batch.c: --batch */
 int		 batch_main(const struct evtop_opts *);
 
-/* The TUI (ui/, wired by loop.c). */
+/* loop.c: the TUI (ui/, wired by loop.c); --batch over a live source. */
 int		 tui_main(const struct evtop_opts *);
+int		 loop_batch(const struct evtop_opts *);
 
 #endif

@@ -877,8 +877,19 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 		m->totals.blocks++;
 		return;
 	}
-	if (p->sess_new && !is_startup(ev->kind))
+	if (p->sess_new && !is_startup(ev->kind)) {
+		/*
+		 * Timestamps keep growing across reconnections to one
+		 * process and start again near 0 in a new one; GHC 9.0.2
+		 * tells the pid only at exit, so the clock decides first:
+		 * a session that starts in the first half of what was seen
+		 * is a new program.  (A quiet capability's block can reach
+		 * back some way, never to the start of a long run.)
+		 */
+		if (p->started && t < m->now / 2 && t + MODEL_SLOT_NS < m->now)
+			model_reset_program(m);
 		p->sess_new = 0;
+	}
 	if (!p->started)
 		model_start(m, t);
 	else if (t > m->now) {

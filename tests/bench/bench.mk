@@ -28,11 +28,17 @@ bench-decode: build/bench/bench_decode $(BENCH_LOG)
 bench-show: evtop build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
 	build/bench/runrss "evtop show $(BENCH_LABEL)" $(BENCH_RATES) ./evtop show $(BENCH_LOG)
 
-# evtop --batch --json, through tests/model's batch_driver (evtop.c does not
-# dispatch --batch yet).
-bench-batch: build/tests/batch_driver build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
-	build/bench/runrss "evtop --batch --json $(BENCH_LABEL)" $(BENCH_RATES) build/tests/batch_driver --json $(BENCH_LOG)
+bench-batch: evtop build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
+	build/bench/runrss "evtop --batch --json $(BENCH_LABEL)" $(BENCH_RATES) ./evtop --batch --json $(BENCH_LOG)
 	@uptime
 
 BENCHES += bench-decode bench-show bench-batch
 .PHONY: bench-decode bench-show bench-batch
+
+# The TUI drawing in tmux while fed over a Unix socket (after bench-sources,
+# which builds the fake producer).
+bench-tui: evtop build/tests/sources/fakeprod $(BENCH_LOG)
+	tests/bench/bench-tui.sh ./evtop build/tests/sources/fakeprod $(BENCH_LOG)
+
+BENCHES += bench-tui
+.PHONY: bench-tui

@@ -1077,6 +1077,31 @@ t_sessions(void)
 	    m->prog.rts_id);
 	model_free(m);
 	lb_free(&b);
+
+	/*
+	 * No pid (GHC 9.0.2 tells it only at exit): the clock decides.  A
+	 * session whose first event is a little older goes on; one whose
+	 * clock starts again near 0 is a new program.
+	 */
+	memset(&b, 0, sizeof b);
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 5 * SEC, 1);
+	lb_end(&b);
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 4 * SEC, 2);
+	lb_end(&b);
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 1000, 1);
+	m = run(&b, 1);
+	EQ(m->prog.sessions, 3);
+	EQ(m->prog.resets, 1);
+	EQ(m->threads.created, 1);
+	EQ(m->now, 1000);
+	model_free(m);
+	lb_free(&b);
 }
 
 /* Full profile tables evict and count. */

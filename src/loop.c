@@ -1,0 +1,954 @@
+/*
+ * loop.c: the one poll() loop, for the TUI (loop_tui) and for --batch over
+ * a live source (loop_batch).
+ *
+ * Each pass: poll() the self-pipe of the signals, the terminal and the
+ * source with a timeout that is the nearest of: the next draw, the next
+ * retry of a source that is not there, the next replayed event, a key the
+ * UI must force, the periodic batch output, the flush of a quiet source.
+ * Then: signals, keys, a bounded slice of input (at most LOOP_SLICE_BYTES
+ * or LOOP_SLICE_NS per pass, so keys stay responsive during a flood or a
+ * fast replay), queued control commands, and at most one draw, at most
+ * every LOOP_DRAW_NS and only when something changed.
+ *
+ * The source is always drained, whatever the display does: a paused
+ * display or a slow terminal never stops the reading (an eventlog-socket
+ * program queues what is unread in its own memory, without limit).
+ *
+ * Each connection gets a fresh decoder; the model decides what a new header
+ * means (model_header).  The bytes go to the recorder before the decoder,
+ * the events to the control watch and to the model.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "evtop.h"
+#include "model.h"
+#include "source.h"
+#include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */
+
+#define LOOP_READ_SIZE		(256u << 10)
+#define LOOP_DEC_SIZE		(1u << 20)
+#define LOOP_SLICE_BYTES	(4u << 20)
+#define LOOP_SLICE_NS		5000000ull
+#define LOOP_DRAW_NS		100000000ull
+#define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
+#define LOOP_RATE_NS		1000000000ull
+#define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
+
+struct loop {
+	const struct evtop_opts *opts;
+	struct source	*src;		/* a live source, or */
+	struct replay	*rp;		/* a file */
+	struct proto_dec *dec;
+	struct model	*model;
+	struct control	*ctl;
+	struct record	*rec;
+	struct ui	*ui;
+	const struct loop_ui *uiops;
+	FILE		*log;
+
+	struct evtop_status st;
+	int		 changed;	/* since the last draw */
+	uint64_t	 next_draw;
+
+	uint8_t		*buf;
+	int		 saw_end;	/* the last unit was the end marker */
+	uint64_t	 last_data;	/* when bytes last came */
+	int		 held;		/* the model may hold events back */
+	char		 last_msg[sizeof ((struct evtop_status *)0)->conn_msg];
+
+	uint64_t	 events;
+	uint64_t	 max_time;	/* latest event time, this connection */
+	uint64_t	 rate_at, rate_events;
+
+	int		 quit;
+	int		 suspended;
+};
+
+/*
+ * What the signal handlers need: the write end of the self-pipe, and how
+ * to put the terminal back before dying.  The only file-scope variables,
+ * set by loop_signals() and cleared by loop_unsignals().
+ */
+static int loop_sig_fd = -1;
+static void (*loop_sig_restore)(void);
+
+static void
+loop_log(struct loop *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+loop_log(struct loop *l, const char *fmt, ...)
+{
+	struct timespec	ts;
+	va_list		ap;
+
+	if (l->log == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(l->log, "%lld.%03ld ", (long long)ts.tv_sec,
+	    ts.tv_nsec / 1000000);
+	va_start(ap, fmt);
+	vfprintf(l->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', l->log);
+	fflush(l->log);
+}
+
+static uint64_t
+loop_wall(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ */
+/* Signals. */
+
+static void
+loop_sig_handler(int sig)
+{
+	unsigned char	c = (unsigned char)sig;
+	int		saved = errno;
+
+	if (loop_sig_fd != -1)
+		(void)!write(loop_sig_fd, &c, 1);
+	errno = saved;
+}
+
+static void
+loop_crash_handler(int sig)
+{
+	if (loop_sig_restore != NULL)
+		loop_sig_restore();
+	raise(sig);		/* SA_RESETHAND: the default action now */
+}
+
+static void
+loop_catch(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigaction(sig, &sa, NULL);
+}
+
+/* A self-pipe for the signals the loop handles; -1 on failure. */
+static int
+loop_signals(int fds[2], const struct loop_ui *ui, char **cause)
+{
+	int	tui = ui != NULL;
+	int	i, fl;
+
+	if (pipe(fds) != 0) {
+		source_cause(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		fl = fcntl(fds[i], F_GETFL);
+		fcntl(fds[i], F_SETFL, fl|O_NONBLOCK);
+		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+	}
+	loop_sig_fd = fds[1];
+	loop_sig_restore = tui ? ui->emergency_restore : NULL;
+	loop_catch(SIGPIPE, SIG_IGN, 0);
+	loop_catch(SIGINT, loop_sig_handler, SA_RESTART);
+	loop_catch(SIGTERM, loop_sig_handler, SA_RESTART);
+	loop_catch(SIGHUP, loop_sig_handler, SA_RESTART);
+	if (tui) {
+		loop_catch(SIGWINCH, loop_sig_handler, SA_RESTART);
+		loop_catch(SIGTSTP, loop_sig_handler, SA_RESTART);
+		loop_catch(SIGCONT, loop_sig_handler, SA_RESTART);
+		loop_catch(SIGSEGV, loop_crash_handler, SA_RESETHAND);
+		loop_catch(SIGBUS, loop_crash_handler, SA_RESETHAND);
+		loop_catch(SIGABRT, loop_crash_handler, SA_RESETHAND);
+		loop_catch(SIGFPE, loop_crash_handler, SA_RESETHAND);
+	}
+	return 0;
+}
+
+static void
+loop_unsignals(int fds[2], int tui)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH,
+	    SIGTSTP, SIGCONT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+	size_t	i;
+
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		if (tui || i < 3)
+			loop_catch(sigs[i], SIG_DFL, 0);
+	}
+	loop_sig_fd = -1;
+	loop_sig_restore = NULL;
+	if (fds[0] != -1)
+		close(fds[0]);
+	if (fds[1] != -1)
+		close(fds[1]);
+}
+
+/* Stop for job control: the terminal back as it was, then stop. */
+static void
+loop_suspend(struct loop *l)
+{
+	if (l->ui != NULL) {
+		l->uiops->suspend(l->ui);
+		l->suspended = 1;
+	}
+	loop_catch(SIGTSTP, SIG_DFL, 0);
+	raise(SIGTSTP);
+	/* Here again after SIGCONT. */
+	loop_catch(SIGTSTP, loop_sig_handler, SA_RESTART);
+	if (l->ui != NULL && l->suspended) {
+		l->uiops->resume(l->ui);
+		l->suspended = 0;
+	}
+	l->changed = 1;
+}
+
+static void
+loop_signal(struct loop *l, int sig)
+{
+	switch (sig) {
+	case SIGINT:
+	case SIGTERM:
+	case SIGHUP:
+		loop_log(l, "signal %d: quitting", sig);
+		l->quit = 1;
+		break;
+	case SIGWINCH:
+		if (l->ui != NULL)
+			l->uiops->resize(l->ui);
+		l->changed = 1;
+		break;
+	case SIGTSTP:
+		loop_suspend(l);
+		break;
+	case SIGCONT:
+		/* Stopped by someone else (SIGSTOP): redraw. */
+		if (l->ui != NULL && !l->suspended)
+			l->uiops->resize(l->ui);
+		l->changed = 1;
+		break;
+	}
+}
+
+static void
+loop_read_signals(struct loop *l, int fd)
+{
+	unsigned char	c[64];
+	ssize_t		n, i;
+
+	while ((n = read(fd, c, sizeof c)) > 0) {
+		for (i = 0; i < n; i++)
+			loop_signal(l, c[i]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Input. */
+
+static void
+loop_event(struct loop *l, const struct proto_ev *ev)
+{
+	switch (ev->kind) {
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_HEAP_PROF_SAMPLE_BEGIN:
+	case PROTO_PROF_SAMPLE_COST_CENTRE:
+		control_event(l->ctl, ev);
+		break;
+	}
+	if (ev->time > l->max_time)
+		l->max_time = ev->time;
+	model_apply(l->model, ev);
+	l->events++;
+}
+
+/* Pull every event the decoder has. */
+static void
+loop_drain(struct loop *l)
+{
+	struct proto_ev	ev;
+	enum proto_res	r;
+
+	while ((r = proto_dec_next(l->dec, &ev)) != PROTO_AGAIN) {
+		switch (r) {
+		case PROTO_EVENT:
+			l->saw_end = 0;
+			loop_event(l, &ev);
+			break;
+		case PROTO_HEADER:
+			l->saw_end = 0;
+			model_header(l->model, l->dec);
+			loop_log(l, "header at byte %llu",
+			    (unsigned long long)proto_dec_offset(l->dec));
+			break;
+		case PROTO_END:
+			l->saw_end = 1;
+			loop_log(l, "end marker at byte %llu",
+			    (unsigned long long)proto_dec_offset(l->dec));
+			break;
+		case PROTO_SKIP:
+			loop_log(l, "skipped %llu bytes before a header",
+			    (unsigned long long)proto_dec_skipped(l->dec));
+			break;
+		case PROTO_ERROR:
+			model_error(l->model, proto_dec_error(l->dec));
+			loop_log(l, "decode error: %s", proto_dec_error(l->dec));
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Bytes from the source: record them, decode them. */
+static void
+loop_feed(struct loop *l, const uint8_t *p, size_t n)
+{
+	char	*cause = NULL;
+	size_t	 k;
+
+	if (l->rec != NULL && record_write(l->rec, p, n, &cause) != 0) {
+		loop_log(l, "%s", cause);
+		free(cause);
+	}
+	while (n > 0) {
+		k = proto_dec_feed(l->dec, p, n);
+		p += k;
+		n -= k;
+		loop_drain(l);
+		if (k == 0 && proto_dec_room(l->dec) == 0) {
+			/* Cannot happen: a unit always fits.  Start over. */
+			model_error(l->model, "decoder buffer full");
+			proto_dec_reset(l->dec);
+		}
+	}
+	control_time(l->ctl, l->max_time);
+	l->held = 1;
+	l->changed = 1;
+}
+
+static void
+loop_connection_start(struct loop *l)
+{
+	proto_dec_reset(l->dec);
+	l->saw_end = 0;
+	l->max_time = 0;
+	control_connected(l->ctl);
+	loop_log(l, "%s: open", l->opts->target);
+}
+
+static void
+loop_connection_end(struct loop *l)
+{
+	char	*cause = NULL;
+	int	 add_end;
+
+	loop_drain(l);
+	add_end = proto_dec_in_data(l->dec) && !l->saw_end;
+	if (l->rec != NULL) {
+		if (record_end(l->rec, proto_dec_offset(l->dec), add_end,
+		    &cause) != 0) {
+			loop_log(l, "%s", cause);
+			free(cause);
+		} else if (add_end && record_path(l->rec) != NULL)
+			loop_log(l, "%s: no end marker: cut after byte %llu "
+			    "and ended", record_path(l->rec),
+			    (unsigned long long)proto_dec_offset(l->dec));
+	}
+	control_disconnected(l->ctl);
+	model_flush(l->model);
+	l->held = 0;
+	l->changed = 1;
+}
+
+/* Read a slice: until the source is empty, or enough for one pass. */
+static void
+loop_read(struct loop *l, short revents, uint64_t start)
+{
+	enum source_ev	ev;
+	uint64_t	total = 0;
+	ssize_t		n;
+
+	for (;;) {
+		n = source_read(l->src, l->buf, LOOP_READ_SIZE, revents,
+		    source_now(), &ev);
+		if (n > 0) {
+			loop_feed(l, l->buf, (size_t)n);
+			total += (uint64_t)n;
+			l->last_data = source_now();
+			if ((size_t)n < LOOP_READ_SIZE)
+				break;
+			if (total >= LOOP_SLICE_BYTES ||
+			    l->last_data - start >= LOOP_SLICE_NS)
+				break;
+			continue;
+		}
+		if (ev == SOURCE_EV_CLOSED)
+			loop_connection_end(l);
+		break;
+	}
+}
+
+/* Send what is queued, if the source can take it now. */
+static void
+loop_control(struct loop *l, uint64_t now)
+{
+	if (l->src == NULL || l->src->state != SOURCE_OPEN ||
+	    !control_pending(l->ctl))
+		return;
+	if (control_flush(l->ctl, l->src) != 0) {
+		loop_log(l, "writing a control command: %s",
+		    strerror(errno));
+		source_disconnect(l->src, "write error", now);
+		loop_connection_end(l);
+	}
+	l->changed = 1;
+}
+
+static void
+loop_step(struct loop *l, short revents, uint64_t now)
+{
+	if (source_step(l->src, revents, now) == SOURCE_EV_OPENED) {
+		loop_connection_start(l);
+		loop_control(l, now);
+	}
+}
+
+/* Replay due events of a file, a slice at a time. */
+static void
+loop_replay(struct loop *l, uint64_t start)
+{
+	struct proto_ev	ev;
+	unsigned	n = 0;
+	uint64_t	now = start;
+
+	while (replay_next(l->rp, now, &ev) == PROTO_EVENT) {
+		loop_event(l, &ev);
+		l->changed = 1;
+		if ((++n & 255) == 0) {
+			now = source_now();
+			if (now - start >= LOOP_SLICE_NS)
+				break;
+		}
+	}
+	if (replay_done(l->rp) && l->st.conn != EVTOP_CONN_DONE) {
+		model_flush(l->model);
+		l->changed = 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Status. */
+
+static void
+loop_status(struct loop *l, uint64_t now)
+{
+	struct evtop_status	*st = &l->st, old = l->st;
+	const char		*err;
+	size_t			 len;
+
+	st->source = l->opts->target;
+	st->kind = l->opts->kind;
+	st->wall_ns = loop_wall();
+	if (now - l->rate_at >= LOOP_RATE_NS) {
+		st->events_per_s = (double)(l->events - l->rate_events) *
+		    1e9 / (double)(now - l->rate_at);
+		l->rate_at = now;
+		l->rate_events = l->events;
+	}
+	if (l->rp != NULL) {
+		replay_status(l->rp, st);
+		st->conn = replay_done(l->rp) ? EVTOP_CONN_DONE :
+		    EVTOP_CONN_OPEN;
+		st->bytes = st->file_pos;
+		st->connections = 1;
+		err = replay_error(l->rp);
+		snprintf(st->conn_msg, sizeof st->conn_msg, "%s",
+		    err != NULL ? err : replay_done(l->rp) ? "replayed" :
+		    st->paused ? "replay paused" : "replaying");
+	} else {
+		st->conn = source_conn(l->src);
+		if (l->src->state == SOURCE_ENDED)
+			st->conn = l->src->ops->reopen ? EVTOP_CONN_CLOSED :
+			    EVTOP_CONN_DONE;
+		snprintf(st->conn_msg, sizeof st->conn_msg, "%s",
+		    l->src->msg);
+		if (l->src->state == SOURCE_OPEN &&
+		    l->src->conn_bytes >= LOOP_NO_HEADER &&
+		    proto_dec_headers(l->dec) == 0)
+			snprintf(st->conn_msg, sizeof st->conn_msg,
+			    "connected, but no eventlog header in the first "
+			    "%llu bytes", (unsigned long long)
+			    l->src->conn_bytes);
+		st->bytes = l->src->bytes;
+		st->connections = l->src->connections;
+		st->speed = 0;
+	}
+	if (l->rec != NULL) {
+		st->record_path = record_path(l->rec);
+		st->record_bytes = record_bytes(l->rec);
+		if ((err = record_error(l->rec)) != NULL) {
+			len = strlen(st->conn_msg);
+			snprintf(st->conn_msg + len, sizeof st->conn_msg - len,
+			    "; %s", err);
+		}
+	}
+	if (l->ctl != NULL)
+		control_status(l->ctl, st);
+	old.wall_ns = st->wall_ns;
+	if (memcmp(&old, st, sizeof old) != 0)
+		l->changed = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup. */
+
+/* Leaving with a connection open: its recording ends as a whole file. */
+static void
+loop_finish(struct loop *l)
+{
+	char	*cause = NULL;
+
+	if (l->src == NULL || l->src->state != SOURCE_OPEN)
+		return;
+	loop_drain(l);
+	if (l->rec != NULL && record_end(l->rec, proto_dec_offset(l->dec),
+	    proto_dec_in_data(l->dec) && !l->saw_end, &cause) != 0) {
+		loop_log(l, "%s", cause);
+		free(cause);
+	}
+	model_flush(l->model);
+}
+
+static void
+loop_free(struct loop *l)
+{
+	replay_free(l->rp);
+	source_free(l->src);
+	proto_dec_free(l->dec);
+	model_free(l->model);
+	control_free(l->ctl);
+	record_free(l->rec);
+	free(l->buf);
+	if (l->log != NULL)
+		fclose(l->log);
+}
+
+static int
+loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
+{
+	int	i;
+
+	memset(l, 0, sizeof *l);
+	l->opts = opts;
+	if (opts->log != NULL && (l->log = fopen(opts->log, "a")) == NULL) {
+		source_cause(cause, "%s: %s", opts->log, strerror(errno));
+		return -1;
+	}
+	if ((l->model = model_new()) == NULL ||
+	    (l->ctl = control_new()) == NULL) {
+		source_cause(cause, "out of memory");
+		return -1;
+	}
+	if (opts->kind == EVTOP_SRC_FILE) {
+		if ((l->rp = replay_open(opts->target, opts->speed,
+		    cause)) == NULL)
+			return -1;
+		model_set_reorder(l->model, 0, 0);
+		model_header(l->model, replay_dec(l->rp));
+		loop_log(l, "replaying %s at speed %g", opts->target,
+		    opts->speed);
+		return 0;
+	}
+	if ((l->src = source_new(opts->kind, opts->target, opts->once,
+	    cause)) == NULL)
+		return -1;
+	if ((l->dec = proto_dec_new(LOOP_DEC_SIZE)) == NULL ||
+	    (l->buf = malloc(LOOP_READ_SIZE)) == NULL) {
+		source_cause(cause, "out of memory");
+		return -1;
+	}
+	if (opts->record != NULL &&
+	    (l->rec = record_new(opts->record, cause)) == NULL)
+		return -1;
+	for (i = 0; i < opts->nsend; i++)
+		control_queue(l->ctl, &opts->send[i], 0);
+	loop_log(l, "reading %s (%s)", opts->target, l->src->ops->name);
+	return 0;
+}
+
+/* The UI asked for something. */
+static void
+loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
+    uint64_t now)
+{
+	switch (a) {
+	case UI_QUIT:
+		l->quit = 1;
+		break;
+	case UI_PAUSE_REPLAY:
+		if (l->rp != NULL)
+			replay_pause(l->rp, now);
+		break;
+	case UI_FASTER:
+		if (l->rp != NULL)
+			replay_faster(l->rp, now);
+		break;
+	case UI_SLOWER:
+		if (l->rp != NULL)
+			replay_slower(l->rp, now);
+		break;
+	case UI_MAX_SPEED:
+		if (l->rp != NULL)
+			replay_max(l->rp, now);
+		break;
+	case UI_TO_END:
+		if (l->rp != NULL)
+			replay_to_end(l->rp, now);
+		break;
+	case UI_SEND:
+		if (l->src == NULL)
+			control_refuse(l->ctl, cmd, "control commands need a "
+			    "socket (--unix or --tcp), this is a file");
+		else if (!source_takes_control(l->src))
+			control_refuse(l->ctl, cmd, "control commands need a "
+			    "socket (--unix or --tcp), not a FIFO or stdin");
+		else {
+			control_queue(l->ctl, cmd,
+			    l->src->state == SOURCE_OPEN);
+			loop_control(l, now);
+		}
+		break;
+	case UI_RESET_WINDOW:
+		model_reset_window(l->model);
+		break;
+	default:
+		break;
+	}
+	l->changed = 1;
+}
+
+/*
+ * When the next draw may be: LOOP_DRAW_NS after this one ended, or twice
+ * as long as it took if the terminal is slow, so that at least two thirds
+ * of the time go to reading the source.
+ */
+static uint64_t
+loop_next_draw(uint64_t began, uint64_t ended)
+{
+	uint64_t	took = ended - began;
+
+	return ended + (2 * took > LOOP_DRAW_NS ? 2 * took : LOOP_DRAW_NS);
+}
+
+static int
+loop_min_timeout(int a, int b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+static int
+loop_ms_until(uint64_t at, uint64_t now)
+{
+	uint64_t	ms;
+
+	if (at <= now)
+		return 0;
+	ms = (at - now + 999999) / 1000000;
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+/* Log what changed in the connection and in the commands (and tell
+ * stderr too in --batch). */
+static void
+loop_note(struct loop *l, int batch)
+{
+	const char	*n;
+
+	if (strcmp(l->st.conn_msg, l->last_msg) != 0) {
+		memcpy(l->last_msg, l->st.conn_msg, sizeof l->last_msg);
+		loop_log(l, "%s: %s", l->opts->target, l->st.conn_msg);
+		if (batch)
+			fprintf(stderr, "evtop: %s: %s\n", l->opts->target,
+			    l->st.conn_msg);
+	}
+	while ((n = control_note(l->ctl)) != NULL) {
+		loop_log(l, "control: %s", n);
+		if (batch)
+			fprintf(stderr, "evtop: %s\n", n);
+	}
+}
+
+/*
+ * One pass over the live source's part of the loop after poll(): connect,
+ * read a slice, write commands, flush a quiet source.
+ */
+static void
+loop_live(struct loop *l, const struct pollfd *pfd, uint64_t now)
+{
+	short	rev = pfd != NULL ? pfd->revents : 0;
+
+	if (l->src->state == SOURCE_CONNECTING && rev != 0)
+		loop_step(l, rev, now);
+	else if (l->src->state == SOURCE_OPEN) {
+		if (rev & POLLOUT)
+			loop_control(l, now);
+		if (rev & (POLLIN|POLLHUP|POLLERR))
+			loop_read(l, rev, now);
+	}
+	now = source_now();
+	loop_step(l, 0, now);
+	if (l->held && now - l->last_data >= LOOP_QUIET_NS) {
+		/* Quiet for a while: show what the model holds back. */
+		model_flush(l->model);
+		l->held = 0;
+		l->changed = 1;
+	}
+}
+
+static short
+loop_live_events(const struct loop *l)
+{
+	short	ev = source_poll_events(l->src);
+
+	if (l->src->state == SOURCE_OPEN && control_pending(l->ctl))
+		ev |= POLLOUT;
+	return ev;
+}
+
+static int
+loop_live_timeout(const struct loop *l, uint64_t now)
+{
+	int	t = source_timeout_ms(l->src, now);
+
+	if (l->held)
+		t = loop_min_timeout(t, loop_ms_until(l->last_data +
+		    LOOP_QUIET_NS, now));
+	return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* The TUI. */
+
+int
+loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
+{
+	struct loop	 l;
+	struct pollfd	 pfd[3];
+	struct evtop_cmd cmd;
+	enum ui_action	 a;
+	char		*cause = NULL;
+	int		 sig[2] = { -1, -1 }, timeout, n, i, srci, rc = 0;
+	uint64_t	 now;
+
+	if (loop_init(&l, opts, &cause) != 0) {
+		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
+		    "out of memory");
+		free(cause);
+		loop_free(&l);
+		return 1;
+	}
+	l.uiops = ui;
+	if (loop_signals(sig, ui, &cause) != 0 ||
+	    (l.ui = ui->new(opts, &cause)) == NULL) {
+		loop_unsignals(sig, 1);
+		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
+		    "cannot start the terminal UI");
+		free(cause);
+		loop_free(&l);
+		return 1;
+	}
+	now = source_now();
+	l.rate_at = now;
+	if (l.src != NULL)
+		loop_step(&l, 0, now);
+	loop_status(&l, now);
+	ui->draw(l.ui, l.model, &l.st, 1);
+	l.changed = 0;
+	l.next_draw = now + LOOP_DRAW_NS;
+
+	while (!l.quit) {
+		now = source_now();
+		timeout = ui->timeout_ms(l.ui);
+		if (l.changed)
+			timeout = loop_min_timeout(timeout,
+			    loop_ms_until(l.next_draw, now));
+		timeout = loop_min_timeout(timeout, loop_ms_until(l.rate_at +
+		    LOOP_RATE_NS, now));
+		n = 0;
+		pfd[n].fd = sig[0];
+		pfd[n++].events = POLLIN;
+		pfd[n].fd = ui->fd(l.ui);
+		pfd[n++].events = POLLIN;
+		srci = -1;
+		if (l.src != NULL) {
+			timeout = loop_min_timeout(timeout,
+			    loop_live_timeout(&l, now));
+			if (l.src->fd != -1 && loop_live_events(&l) != 0) {
+				srci = n;
+				pfd[n].fd = l.src->fd;
+				pfd[n++].events = loop_live_events(&l);
+			}
+		} else
+			timeout = loop_min_timeout(timeout,
+			    replay_timeout_ms(l.rp, now));
+		if (poll(pfd, (nfds_t)n, timeout) < 0) {
+			if (errno != EINTR) {
+				source_cause(&cause, "poll: %s",
+				    strerror(errno));
+				rc = 1;
+				break;
+			}
+			for (i = 0; i < n; i++)
+				pfd[i].revents = 0;
+		}
+		now = source_now();
+		if (pfd[0].revents & POLLIN)
+			loop_read_signals(&l, sig[0]);
+		while ((a = (enum ui_action)ui->input(l.ui, (pfd[1].revents & (POLLIN|POLLHUP|
+		    POLLERR)) != 0, &cmd)) != UI_NONE) {
+			loop_action(&l, a, &cmd, now);
+			pfd[1].revents = 0;
+			if (l.quit)
+				break;
+		}
+		if (l.quit)
+			break;
+		if (l.src != NULL) {
+			loop_live(&l, srci >= 0 ? &pfd[srci] : NULL, now);
+			if (l.src->state == SOURCE_ENDED && opts->once)
+				l.quit = 1;
+		} else
+			loop_replay(&l, now);
+
+		now = source_now();
+		loop_status(&l, now);
+		loop_note(&l, 0);
+		if (l.changed && now >= l.next_draw) {
+			ui->draw(l.ui, l.model, &l.st, 1);
+			l.changed = 0;
+			l.next_draw = loop_next_draw(now, source_now());
+		} else
+			ui->draw(l.ui, l.model, &l.st, 0);
+	}
+	ui->free(l.ui);
+	loop_unsignals(sig, 1);
+	loop_finish(&l);
+	if (cause != NULL) {
+		fprintf(stderr, "evtop: %s\n", cause);
+		free(cause);
+	}
+	loop_free(&l);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* --batch over a live source. */
+
+static int
+loop_emit(struct loop *l)
+{
+	batch_emit(l->model, l->opts, stdout);
+	return ferror(stdout) ? -1 : 0;
+}
+
+int
+loop_batch(const struct evtop_opts *opts)
+{
+	struct loop	 l;
+	struct pollfd	 pfd[2];
+	char		*cause = NULL;
+	int		 sig[2] = { -1, -1 }, timeout, n, rc = 0;
+	uint64_t	 now, period, next_out;
+
+	if (opts->kind == EVTOP_SRC_FILE) {
+		fprintf(stderr, "evtop: %s: a file, not a live source\n",
+		    opts->target);
+		return 1;
+	}
+	if (loop_init(&l, opts, &cause) != 0 ||
+	    loop_signals(sig, NULL, &cause) != 0) {
+		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
+		    "out of memory");
+		free(cause);
+		loop_unsignals(sig, 0);
+		loop_free(&l);
+		return 1;
+	}
+	period = batch_interval_ns(opts);
+	now = source_now();
+	l.rate_at = now;
+	next_out = now + period;
+	loop_step(&l, 0, now);
+
+	while (!l.quit) {
+		now = source_now();
+		timeout = loop_min_timeout(loop_live_timeout(&l, now),
+		    loop_ms_until(next_out, now));
+		n = 0;
+		pfd[n].fd = sig[0];
+		pfd[n++].events = POLLIN;
+		if (l.src->fd != -1 && loop_live_events(&l) != 0) {
+			pfd[n].fd = l.src->fd;
+			pfd[n++].events = loop_live_events(&l);
+		}
+		if (poll(pfd, (nfds_t)n, timeout) < 0) {
+			if (errno != EINTR) {
+				fprintf(stderr, "evtop: poll: %s\n",
+				    strerror(errno));
+				rc = 1;
+				break;
+			}
+			pfd[0].revents = pfd[1].revents = 0;
+		}
+		now = source_now();
+		if (pfd[0].revents & POLLIN)
+			loop_read_signals(&l, sig[0]);
+		if (l.quit)
+			break;
+		loop_live(&l, n > 1 ? &pfd[1] : NULL, now);
+		now = source_now();
+		loop_status(&l, now);
+		loop_note(&l, 1);
+		if (l.src->state == SOURCE_ENDED)
+			break;
+		if (now >= next_out) {
+			if (loop_emit(&l) != 0) {
+				rc = 1;
+				break;
+			}
+			next_out += period;
+			if (next_out <= now)
+				next_out = now + period;
+		}
+	}
+	/* Interrupted, or ended: what was read so far counts. */
+	loop_finish(&l);
+	model_flush(l.model);
+	if (rc == 0 && loop_emit(&l) != 0)
+		rc = 1;
+	loop_unsignals(sig, 0);
+	loop_free(&l);
+	return rc;
+}

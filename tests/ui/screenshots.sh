@@ -1,0 +1,126 @@
+#!/bin/sh
+# tests/ui/screenshots.sh: the PNG pictures in screenshots/, from real
+# replays: evtop runs in tmux, `capture-pane -e -p` gives the screen with
+# its attributes, build/tests/ui/ansi2html turns it into a page, headless
+# Chromium takes the picture.
+#
+# The main replay is tests/ui/demo/Demo.hs (built with ghc -prof -threaded
+# when ghc is there: four capabilities, cost centres, a heap profile,
+# threads of every kind, messages), paused a few seconds in; the
+# nonmoving pane comes from tests/fixtures/nonmoving.eventlog.  Without
+# ghc the demo is replaced by tests/fixtures/prof.eventlog.
+#
+# usage: tests/ui/screenshots.sh [OUTDIR]	(default screenshots)
+set -eu
+cd "$(dirname "$0")/../.."
+OUT=${1:-screenshots}
+B=build/screens
+T="tmux -L evtopshots$$ -f/dev/null"
+CHROME=$(command -v chromium || command -v chromium-browser ||
+    command -v google-chrome || true)
+for tool in tmux; do
+	command -v $tool >/dev/null || { echo "screenshots: no $tool"; exit 1; }
+done
+[ -n "$CHROME" ] || { echo "screenshots: no chromium (apt-get install chromium fonts-dejavu-core)"; exit 1; }
+mkdir -p "$B" "$OUT"
+make -s evtop build/tests/ui/ansi2html
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+unset NO_COLOR
+trap '$T kill-server 2>/dev/null || true' 0
+$T new-session -d -s keep "exec cat"
+
+# The demo's eventlog.
+LOG=tests/fixtures/prof.eventlog
+if command -v ghc >/dev/null 2>&1; then
+	if [ ! -s "$B/demo.eventlog" ] || [ tests/ui/demo/Demo.hs -nt "$B/demo.eventlog" ]; then
+		ghc -v0 -O -prof -fprof-auto -threaded -rtsopts -eventlog \
+		    -outputdir "$B/obj" -o "$B/demo" tests/ui/demo/Demo.hs
+		(cd "$B" && ./demo 6 +RTS -N4 -l -p -hc -i0.2 -RTS >/dev/null)
+		rm -f "$B/demo.prof" "$B/demo.hp"
+	fi
+	LOG=$B/demo.eventlog
+fi
+
+wait_for() {	# SESSION PATTERN (grep -E) [SECONDS]
+	_end=$(($(date +%s) + ${3:-30}))
+	until $T capture-pane -p -t "$1" | grep -qE -- "$2"; do
+		if [ "$(date +%s)" -ge "$_end" ]; then
+			echo "screenshots: $1: no $2 on the screen" >&2
+			$T capture-pane -p -t "$1" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+# shot SESSION NAME COLS ROWS: the screen as $OUT/NAME.png.
+shot() {
+	$T capture-pane -e -N -p -t "$1" >"$B/$2.ansi"
+	build/tests/ui/ansi2html "evtop: $2" <"$B/$2.ansi" >"$B/$2.html"
+	_w=$(( ($3 * 8430 + 999) / 1000 + 20 ))
+	_h=$(( $4 * 17 + 20 ))
+	"$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	    --force-device-scale-factor=1 --screenshot="$OUT/$2.png" \
+	    --window-size="$_w,$_h" "file://$PWD/$B/$2.html" >/dev/null 2>&1
+	echo "screenshots: $OUT/$2.png (${3}x$4)"
+}
+
+# Replay the demo in real time; pause a few seconds in.
+$T new-session -d -s demo -x 120 -y 36 "./evtop $LOG"
+wait_for demo 'event ([4-9]|[1-9][0-9])\.' 60
+$T send-keys -t demo P
+wait_for demo ' paused'
+sleep_screen() {	# let a redraw after a key land: wait for TEXT
+	wait_for demo "$1"
+}
+shot demo overview-120x36 120 36
+$T resize-window -t demo -x 80 -y 24
+wait_for demo '^F1Help'
+wait_for demo '^ 1 Capabilities'
+shot demo overview-80x24 80 24
+$T resize-window -t demo -x 200 -y 60
+wait_for demo '│'
+shot demo overview-200x60 200 60
+$T resize-window -t demo -x 120 -y 36
+wait_for demo '^ 1 Capabilities'
+for p in 1:caps:'^ 1 Capabilities' 2:gc:'^ 2 GC' 3:heap:'^ 3 Heap' \
+    5:cost-centres:'^ 5 Cost centres' 6:threads:'^ 6 Threads' \
+    7:messages:'^ 7 Messages'; do
+	k=${p%%:*}
+	rest=${p#*:}
+	name=${rest%%:*}
+	pat=${rest#*:}
+	$T send-keys -t demo "$k"
+	sleep_screen "$pat"
+	shot demo "pane-$k-$name" 120 36
+done
+# A filter on the threads.
+$T send-keys -t demo 6 / s t m Enter
+sleep_screen '/stm'
+shot demo pane-6-threads-filter 120 36
+$T send-keys -t demo / C-u Enter
+sleep_screen '^ 6 Threads'
+# Cost centres with Enter: the selected one's stacks.
+$T send-keys -t demo 5
+sleep_screen '^ 5 Cost centres'
+$T send-keys -t demo Down Down Enter
+sleep_screen 'stacks ending in'
+shot demo pane-5-cost-centres-stacks 120 36
+$T send-keys -t demo Enter 0 F1
+sleep_screen 'evtop keys'
+shot demo help 120 36
+$T kill-session -t demo
+
+# The nonmoving pane, from its fixture.
+$T new-session -d -s nm -x 120 -y 36 "./evtop --speed 0 tests/fixtures/nonmoving.eventlog"
+wait_for nm ' done'
+$T send-keys -t nm 4
+wait_for nm '^ 4 Nonmoving'
+shot nm pane-4-nonmoving 120 36
+$T kill-session -t nm
+
+# Monochrome and ASCII: NO_COLOR=1 LANG=C.
+$T new-session -d -s mono -x 100 -y 30 "env NO_COLOR=1 LANG=C LC_ALL=C ./evtop --speed 0 $LOG"
+wait_for mono ' done'
+shot mono overview-mono-ascii 100 30
+$T kill-session -t mono

@@ -1,0 +1,736 @@
+/*
+ * test-panes.c: the panes and the view, rendered into lines from models
+ * fed with the real GHC 9.0.2 fixtures; no terminal.  The figures on the
+ * screen must be the model's, and those the independent reference
+ * (tests/ref/figures, ghc-events 0.17) wrote to NAME.figures.json.  Keys
+ * go through the view as ui.c would hand them over.
+ *
+ * usage: test-panes FIXTURES-DIR [CORPUS-DIR]
+ * (every eventlog of CORPUS-DIR is rendered too, for robustness)
+ */
+#include <dirent.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uitest.h"
+
+static int	 passed, failed;
+static const char *dir = "tests/fixtures";
+
+static void
+ok(int cond, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (cond)
+		passed++;
+	else
+		failed++;
+	printf("%s %d - ", cond ? "ok" : "not ok", passed + failed);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static int
+has(const char *text, const char *needle)
+{
+	return strstr(text, needle) != NULL;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE	*f;
+	char	*buf;
+	long	 n;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	if (n < 0 || (buf = malloc((size_t)n + 1)) == NULL) {
+		fclose(f);
+		return NULL;
+	}
+	n = (long)fread(buf, 1, (size_t)n, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A number in NAME.figures.json: "key": N after "section" (or anywhere). */
+static long long
+figure(const char *name, const char *section, const char *key)
+{
+	char		 path[512], pat[128], *json, *p;
+	long long	 v = -1;
+
+	snprintf(path, sizeof path, "%s/%s.figures.json", dir, name);
+	if ((json = slurp(path)) == NULL)
+		return -1;
+	p = json;
+	if (section != NULL) {
+		snprintf(pat, sizeof pat, "\"%s\"", section);
+		p = strstr(p, pat);
+	}
+	if (p != NULL) {
+		snprintf(pat, sizeof pat, "\"%s\":", key);
+		if ((p = strstr(p, pat)) != NULL)
+			v = strtoll(p + strlen(pat), NULL, 10);
+	}
+	free(json);
+	return v;
+}
+
+static struct model *
+load(const char *name)
+{
+	char	path[512];
+
+	snprintf(path, sizeof path, "%s/%s.eventlog", dir, name);
+	return uitest_model(path);
+}
+
+/* The line of text containing needle, or "". */
+static const char *
+line_with(const char *text, const char *needle)
+{
+	static char	 buf[4096];
+	const char	*p = strstr(text, needle), *a, *b;
+
+	buf[0] = '\0';
+	if (p == NULL)
+		return buf;
+	for (a = p; a > text && a[-1] != '\n'; a--)
+		;
+	for (b = p; *b != '\0' && *b != '\n'; b++)
+		;
+	snprintf(buf, sizeof buf, "%.*s", (int)(b - a), a);
+	return buf;
+}
+
+/* Line n (from 0) of text. */
+static const char *
+nth_line(const char *text, int n)
+{
+	static char	 buf[4096];
+	const char	*b;
+
+	while (n-- > 0 && (text = strchr(text, '\n')) != NULL)
+		text++;
+	if (text == NULL)
+		return "";
+	b = strchr(text, '\n');
+	snprintf(buf, sizeof buf, "%.*s", b ? (int)(b - text) :
+	    (int)strlen(text), text);
+	return buf;
+}
+
+/* Lines with something on them. */
+static int
+nonempty(const char *text)
+{
+	int	n = 0, any = 0;
+
+	for (; *text != '\0'; text++) {
+		if (*text == '\n') {
+			n += any;
+			any = 0;
+		} else if (*text != ' ')
+			any = 1;
+	}
+	return n + any;
+}
+
+static int
+count_lines_with(const char *text, const char *needle)
+{
+	int	n = 0;
+
+	while ((text = strstr(text, needle)) != NULL) {
+		n++;
+		text = strchr(text, '\n');
+		if (text == NULL)
+			break;
+		text++;
+	}
+	return n;
+}
+
+static const char *
+title(struct pane *p, const struct model *m)
+{
+	static char	buf[512];
+
+	buf[0] = '\0';
+	p->ops->title(p, m, buf, sizeof buf);
+	return buf;
+}
+
+static enum ui_action
+press(struct view *v, int kind, int code, struct evtop_cmd *cmd)
+{
+	struct keys_key	k = uitest_key(kind, code);
+
+	return view_key(v, &k, cmd);
+}
+
+static const char *const fixtures[] = {
+	"gc", "prof", "heap-hc", "heap-hT", "heap-hy", "nonmoving",
+	"messages", "threads", "sparks", "truncated",
+};
+#define NFIXTURES (sizeof fixtures / sizeof fixtures[0])
+
+/* Every pane at several sizes, Unicode and ASCII: no crash, and ASCII
+ * frames hold nothing but ASCII. */
+static void
+test_all_sizes(void)
+{
+	static const int	 sz[][2] = { { 80, 24 }, { 200, 60 }, { 30, 8 },
+	    { 20, 6 }, { 120, 40 } };
+	struct evtop_status	 st;
+	struct evtop_cmd	 cmd;
+	struct model		*m;
+	struct view		*v;
+	const char		*f;
+	size_t			 i, s, z, j;
+	int			 ascii_ok = 1, frames = 0;
+
+	for (i = 0; i < NFIXTURES; i++) {
+		if ((m = load(fixtures[i])) == NULL) {
+			ok(0, "load %s", fixtures[i]);
+			continue;
+		}
+		uitest_status(&st, fixtures[i], EVTOP_SRC_FILE);
+		for (z = 0; z <= VIEW_NPANES; z++) {
+			v = view_new(EVTOP_SRC_FILE);
+			if (z > 0)
+				press(v, KEYS_CHAR, '0' + (int)z, &cmd);
+			for (s = 0; s < sizeof sz / sizeof sz[0]; s++) {
+				uitest_frame(v, m, &st, sz[s][0], sz[s][1], 0);
+				f = uitest_frame(v, m, &st, sz[s][0], sz[s][1],
+				    1);
+				frames += 2;
+				for (j = 0; f[j] != '\0'; j++)
+					if ((unsigned char)f[j] >= 0x80)
+						ascii_ok = 0;
+			}
+			view_free(v);
+		}
+		model_free(m);
+	}
+	ok(frames > 0 && ascii_ok, "%d frames of every pane and fixture; "
+	    "the ASCII ones are pure ASCII", frames);
+}
+
+/* Every pane of every eventlog in a directory, at a few sizes. */
+static void
+test_corpus(const char *cdir)
+{
+	static const int	 sz[][2] = { { 80, 24 }, { 200, 60 }, { 24, 7 } };
+	struct evtop_status	 st;
+	struct evtop_cmd	 cmd;
+	struct dirent		*de;
+	struct model		*m;
+	struct view		*v;
+	DIR			*d;
+	char			 path[1024];
+	size_t			 n, s, z;
+	int			 logs = 0, frames = 0;
+
+	if ((d = opendir(cdir)) == NULL) {
+		printf("# no corpus at %s\n", cdir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 9 || strcmp(de->d_name + n - 9, ".eventlog") != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", cdir, de->d_name);
+		if ((m = uitest_model(path)) == NULL)
+			continue;
+		logs++;
+		uitest_status(&st, path, EVTOP_SRC_FILE);
+		for (z = 0; z <= VIEW_NPANES; z++) {
+			v = view_new(EVTOP_SRC_FILE);
+			if (z > 0)
+				press(v, KEYS_CHAR, '0' + (int)z, &cmd);
+			for (s = 0; s < sizeof sz / sizeof sz[0]; s++) {
+				uitest_frame(v, m, &st, sz[s][0], sz[s][1],
+				    (int)(s & 1));
+				frames++;
+			}
+			view_free(v);
+		}
+		model_free(m);
+	}
+	closedir(d);
+	ok(logs > 0, "corpus: %d logs, %d frames", logs, frames);
+}
+
+static void
+test_gc(void)
+{
+	struct model	*m = load("gc");
+	struct view	*v = view_new(EVTOP_SRC_FILE);
+	struct pane	*p = view_pane(v, 1);
+	struct model_gc_win g;
+	const char	*t, *body;
+	char		 a[FMT_MAX], want[128];
+	long long	 n = figure("gc", "gc", "collections");
+	long long	 max = figure("gc", "gc", "pause_max_ns");
+	long long	 tot = figure("gc", "gc", "pause_total_ns");
+
+	if (m == NULL)
+		return;
+	p->win = MODEL_WRUN;
+	model_gc_window(m, MODEL_WRUN, &g);
+	t = title(p, m);
+	snprintf(want, sizeof want, "%lld collections", n);
+	ok(n == 205 && has(t, want) && g.count == (uint64_t)n,
+	    "GC title: %s (reference %lld, model %llu)", t, n,
+	    (unsigned long long)g.count);
+	snprintf(want, sizeof want, "max pause %s", fmt_ns(a,
+	    (uint64_t)max));
+	ok(has(t, want) && g.pause_max == (uint64_t)max, "GC title has %s",
+	    want);
+	body = uitest_pane(p, m, 80, 20);
+	snprintf(want, sizeof want, "total %s", fmt_ns(a, (uint64_t)tot));
+	ok(has(body, want) && g.pause_total == (uint64_t)tot,
+	    "GC body has the pause %s", want);
+	snprintf(want, sizeof want, "p50 %s  p90 %s", fmt_ns(a, g.p50),
+	    fmt_ns(a + 16, g.p90));
+	snprintf(want, sizeof want, "p50 %s", fmt_ns(a, g.p50));
+	ok(has(body, want), "GC body has the model's %s", want);
+	snprintf(want, sizeof want, "0: %llu 1: %llu",
+	    (unsigned long long)g.count_gen[0],
+	    (unsigned long long)g.count_gen[1]);
+	ok(has(body, want) && g.count_gen[0] + g.count_gen[1] == (uint64_t)n,
+	    "GC by generation: %s", want);
+	/* The newest collection is the first row of the list. */
+	{
+		const struct model_gc_rec *r = model_gc_recent(m, 0);
+		char	seq[32];
+
+		snprintf(seq, sizeof seq, "%6llu ", (unsigned long long)r->seq);
+		ok(r != NULL && r->seq == (uint64_t)n &&
+		    has(line_with(body, seq), fmt_ns(a, r->end - r->start)),
+		    "newest collection #%llu listed with its pause",
+		    (unsigned long long)r->seq);
+	}
+	/* A tall pane draws the histogram as bars. */
+	body = uitest_pane(p, m, 100, 50);
+	ok(count_lines_with(body, " < ") >= 5, "tall GC pane: histogram rows");
+	view_free(v);
+	model_free(m);
+}
+
+static void
+test_prof(void)
+{
+	struct model		*m = load("prof");
+	struct view		*v = view_new(EVTOP_SRC_FILE);
+	struct pane		*p = view_pane(v, 4);
+	struct evtop_status	 st;
+	struct evtop_cmd	 cmd;
+	const char		*body, *row1, *f;
+	char			 a[FMT_MAX], want[64];
+	long long		 samples = figure("prof", "prof", "samples");
+	long long		 top = figure("prof", "top_self", "samples");
+	int			 i;
+
+	if (m == NULL)
+		return;
+	p->win = MODEL_WRUN;
+	snprintf(want, sizeof want, "%lld samples", samples);
+	ok(samples == 525 && has(title(p, m), want) &&
+	    model_prof_samples(m, MODEL_WRUN) == (uint64_t)samples,
+	    "cost centres title: %s", title(p, m));
+	body = uitest_pane(p, m, 100, 20);
+	row1 = nth_line(body, 1);
+	fmt_pct(a, (double)top / (double)samples);
+	ok(has(row1, "Main.fib") && has(row1, a), "top by self: Main.fib at "
+	    "%s (%lld of %lld samples): %s", a, top, samples, row1);
+	ok(has(row1, " \xe2\x86\x90 Main.main"), "its callers follow, "
+	    "innermost first");
+	/* s: by total; the outermost cost centres come first. */
+	p->focus = 1;
+	ok(p->ops->action(p, KEYS_SELF_TOTAL) && p->sort == 1, "s sorts by "
+	    "total");
+	body = uitest_pane(p, m, 100, 20);
+	ok(has(nth_line(body, 0), "TOTAL") && has(nth_line(body, 1),
+	    "72.2%"), "by total: %s", nth_line(body, 1));
+	/* Enter on the top row: the stacks ending in it. */
+	p->sort = 0;
+	p->sel = 0;
+	p->detail = 1;
+	body = uitest_pane(p, m, 100, 20);
+	ok(has(body, "stacks ending in Main.fib") && has(body,
+	    "Main.fib \xe2\x86\x90 Main.main"), "Enter shows Main.fib's "
+	    "stacks");
+	p->detail = 0;
+	/* The filter, typed through the view. */
+	uitest_status(&st, "prof", EVTOP_SRC_FILE);
+	press(v, KEYS_CHAR, '5', &cmd);
+	press(v, KEYS_CHAR, '/', &cmd);
+	press(v, KEYS_CHAR, 's', &cmd);
+	press(v, KEYS_CHAR, 'u', &cmd);
+	press(v, KEYS_CHAR, 'm', &cmd);
+	f = uitest_frame(v, m, &st, 100, 30, 0);
+	ok(has(f, "Filter Cost centres: sum"), "the prompt shows the filter");
+	press(v, KEYS_SYM, KEYS_SYM_ENTER, &cmd);
+	f = uitest_frame(v, m, &st, 100, 30, 0);
+	ok(has(f, "/sum") && count_lines_with(f, "Main.sumSquares") == 2 &&
+	    !has(f, "Main.fib"), "filter sum: only sumSquares rows");
+	for (i = 0; i < 3; i++)
+		press(v, KEYS_SYM, KEYS_SYM_BACKSPACE, &cmd);
+	press(v, KEYS_CHAR, '/', &cmd);
+	press(v, KEYS_SYM, KEYS_SYM_ESCAPE, &cmd);
+	f = uitest_frame(v, m, &st, 100, 30, 0);
+	ok(has(f, "/sum"), "Esc in the prompt keeps the old filter");
+	press(v, KEYS_CHAR, '/', &cmd);
+	for (i = 0; i < 3; i++)
+		press(v, KEYS_SYM, KEYS_SYM_BACKSPACE, &cmd);
+	press(v, KEYS_SYM, KEYS_SYM_ENTER, &cmd);
+	f = uitest_frame(v, m, &st, 100, 30, 0);
+	ok(has(f, "Main.fib") && !has(f, "/sum"), "filter cleared");
+	view_free(v);
+	model_free(m);
+}
+
+static void
+test_heap(const char *name, const char *breakdown)
+{
+	struct model		*m = load(name);
+	struct view		*v = view_new(EVTOP_SRC_FILE);
+	struct pane		*p = view_pane(v, 2);
+	struct model_band_row	 r;
+	const char		*body;
+	char			 a[FMT_MAX], want[64];
+	long long		 n = figure(name, "heap", "censuses");
+
+	if (m == NULL)
+		return;
+	body = uitest_pane(p, m, 100, 30);
+	snprintf(want, sizeof want, "census %lld,", n);
+	ok(n > 0 && has(body, want) && m->hprof.censuses == (uint64_t)n,
+	    "%s: %s", name, line_with(body, "census"));
+	ok(has(body, breakdown), "%s: by %s", name, breakdown);
+	if (model_top_bands(m, &r, 1) == 1)
+		ok(has(line_with(body, fmt_bytes(a, r.bytes)), r.band->name),
+		    "%s: the top band %s with %s", name, r.band->name, a);
+	else
+		ok(0, "%s: a top band", name);
+	ok(has(line_with(body, "size"), fmt_bytes(a, m->heap.size)) &&
+	    has(line_with(body, "live"), fmt_bytes(a, m->heap.live)),
+	    "%s: heap size and live as the model has them", name);
+	view_free(v);
+	model_free(m);
+}
+
+static void
+test_nonmoving(void)
+{
+	struct model	*m = load("nonmoving");
+	struct view	*v = view_new(EVTOP_SRC_FILE);
+	struct pane	*p = view_pane(v, 3);
+	const char	*body;
+	char		 want[64];
+	long long	 n = figure("nonmoving", "nonmoving", "censuses");
+	long long	 marks = figure("nonmoving", NULL, "CONC_MARK_BEGIN");
+
+	if (m == NULL)
+		return;
+	ok(p->ops->want(p, m, 80) > 0, "nonmoving pane wants room");
+	body = uitest_pane(p, m, 100, 30);
+	snprintf(want, sizeof want, "census %lld at", n);
+	ok(n == 10 && has(body, want), "nonmoving: %s", want);
+	snprintf(want, sizeof want, "mark %lld x", marks);
+	ok(marks > 0 && has(body, want), "nonmoving: %s", want);
+	ok(has(body, "occupancy") && has(body, "\xe2\x96\x88"),
+	    "occupancy bars");
+	model_free(m);
+	/* Not shown in the overview without nonmoving activity. */
+	if ((m = load("gc")) != NULL) {
+		ok(p->ops->want(p, m, 80) == 0, "no nonmoving pane for gc");
+		model_free(m);
+	}
+	view_free(v);
+}
+
+static void
+test_messages(void)
+{
+	struct model		*m = load("messages");
+	struct view		*v = view_new(EVTOP_SRC_FILE);
+	struct pane		*p = view_pane(v, 6);
+	const struct model_msg	*g;
+	const char		*body;
+	char			 want[64];
+	long long		 user = figure("messages", "messages", "user");
+	long long		 mk = figure("messages", "messages", "markers");
+
+	if (m == NULL)
+		return;
+	snprintf(want, sizeof want, "%lld messages  %lld markers", user, mk);
+	ok(user == 164 && has(title(p, m), want), "messages title: %s",
+	    title(p, m));
+	body = uitest_pane(p, m, 120, 600);
+	g = model_msg_recent(m, 0);
+	ok(g != NULL && has(nth_line(body, 0), "bin") && has(nth_line(body,
+	    0), "\xef\xbf\xbd"), "newest first: the invalid binary message, "
+	    "its bytes shown as U+FFFD: %s", nth_line(body, 0));
+	ok(has(body, "\xe3\x81\x93\xe3\x82\x93\xe3\x81\xab\xe3\x81\xa1"
+	    "\xe3\x81\xaf") && has(body, "\xf0\x9f\x9a\x80"),
+	    "Japanese text and the emoji");
+	ok(has(body, "mark \xe3\x83\x9e\xe3\x83\xbc\xe3\x82\xab\xe3\x83\xbc"),
+	    "a marker");
+	snprintf(p->filter, sizeof p->filter, "PHASE");
+	body = uitest_pane(p, m, 120, 600);
+	ok(count_lines_with(body, "phase") > 0 && count_lines_with(body,
+	    "phase") == nonempty(body), "filter PHASE: %d rows, all with "
+	    "phase", count_lines_with(body, "phase"));
+	p->filter[0] = '\0';
+	/* At 80 columns the 414-byte message is cut with an ellipsis. */
+	body = uitest_pane(p, m, 80, 600);
+	ok(has(line_with(body, "long message"), "\xe2\x80\xa6"),
+	    "a long message ends in an ellipsis");
+	view_free(v);
+	model_free(m);
+}
+
+static void
+test_threads(void)
+{
+	struct model		*m = load("threads");
+	struct view		*v = view_new(EVTOP_SRC_FILE);
+	struct pane		*p = view_pane(v, 5);
+	struct evtop_status	 st;
+	struct evtop_cmd	 cmd;
+	const char		*body;
+	char			 want[64];
+	long long		 n = figure("threads", "threads", "created");
+
+	if (m == NULL)
+		return;
+	p->win = MODEL_WRUN;
+	body = uitest_pane(p, m, 100, 40);
+	snprintf(want, sizeof want, "%lld created", n);
+	ok(n == 29 && has(body, want), "threads: %s", line_with(body,
+	    "created"));
+	ok(count_lines_with(body, "finished") + count_lines_with(body,
+	    "blocked ") + count_lines_with(body, "running") >=
+	    (int)m->threads.table, "a row per thread in the table (%llu)",
+	    (unsigned long long)m->threads.table);
+	ok(has(body, "cruncher-1") && has(body, "TimerManager"),
+	    "labels shown");
+	snprintf(p->filter, sizeof p->filter, "cruncher");
+	body = uitest_pane(p, m, 100, 40);
+	ok(count_lines_with(body, "cruncher-") == 4 && nonempty(body) == 6,
+	    "filter cruncher: 4 threads and 2 heading rows");
+	p->filter[0] = '\0';
+	/* Sort by id, then reversed. */
+	p->sort = 2;
+	body = uitest_pane(p, m, 100, 40);
+	ok(strncmp(nth_line(body, 2), "       1 ", 9) == 0, "by id: thread 1 "
+	    "first: %s", nth_line(body, 2));
+	p->reverse = 1;
+	body = uitest_pane(p, m, 100, 40);
+	ok(strncmp(nth_line(body, 2), "      29 ", 9) == 0, "reversed: "
+	    "thread 29 first: %s", nth_line(body, 2));
+	p->reverse = 0;
+	p->sort = 0;
+	/* Keys move the selection within the rows there are. */
+	uitest_status(&st, "threads", EVTOP_SRC_FILE);
+	press(v, KEYS_CHAR, '6', &cmd);
+	uitest_frame(v, m, &st, 100, 30, 0);
+	press(v, KEYS_SYM, KEYS_SYM_DOWN, &cmd);
+	press(v, KEYS_SYM, KEYS_SYM_DOWN, &cmd);
+	ok(p->sel == 2, "Down Down: row 2 (%d)", p->sel);
+	press(v, KEYS_SYM, KEYS_SYM_END, &cmd);
+	uitest_frame(v, m, &st, 100, 30, 0);
+	ok(p->sel == (int)m->threads.table - 1 && p->top > 0,
+	    "End: the last row (%d of %llu), scrolled (%d)", p->sel,
+	    (unsigned long long)m->threads.table, p->top);
+	press(v, KEYS_SYM, KEYS_SYM_HOME, &cmd);
+	uitest_frame(v, m, &st, 100, 30, 0);
+	ok(p->sel == 0 && p->top == 0, "Home: back to the top");
+	press(v, KEYS_CHAR, '>', &cmd);
+	ok(p->sort == 1, "> sorts by the next column");
+	press(v, KEYS_CHAR, '<', &cmd);
+	press(v, KEYS_CHAR, '<', &cmd);
+	ok(p->sort == 2, "< twice wraps to the last column");
+	press(v, KEYS_CHAR, 'r', &cmd);
+	ok(p->reverse == 1, "r reverses");
+	press(v, KEYS_CHAR, 'w', &cmd);
+	ok(p->win == MODEL_W1, "w cycles the window");
+	view_free(v);
+	model_free(m);
+}
+
+static void
+test_sparks(void)
+{
+	struct model	*m = load("sparks");
+	struct view	*v = view_new(EVTOP_SRC_FILE);
+	struct pane	*p = view_pane(v, 0);
+	const char	*body;
+	char		 a[FMT_MAX], want[64];
+
+	if (m == NULL)
+		return;
+	p->win = MODEL_WRUN;
+	body = uitest_pane(p, m, 120, 10);
+	snprintf(want, sizeof want, "%s created", fmt_count(a, (double)
+	    model_sum(m, MODEL_S_SPARKS_CREATED, MODEL_WRUN)));
+	ok(model_sum(m, MODEL_S_SPARKS_CREATED, MODEL_WRUN) > 0 &&
+	    has(body, want), "sparks line: %s", line_with(body, "sparks"));
+	ok(has(body, "   0 ") && has(body, "   1 ") && has(body, " all "),
+	    "a row per capability and the sum");
+	view_free(v);
+	model_free(m);
+}
+
+/* The whole screen, keys, help, resize, pause, commands. */
+static void
+test_view(void)
+{
+	struct model		*m = load("gc");
+	struct view		*v, *s;
+	struct evtop_status	 st;
+	struct evtop_cmd	 cmd;
+	const char		*f;
+	char			 first[1 << 14], want[128];
+	int			 i;
+
+	if (m == NULL)
+		return;
+	uitest_status(&st, "tests/fixtures/gc.eventlog", EVTOP_SRC_FILE);
+	v = view_new(EVTOP_SRC_FILE);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	snprintf(want, sizeof want, "pid %u", m->prog.pid);
+	ok(has(nth_line(f, 0), m->prog.args) && has(nth_line(f, 0), want) &&
+	    has(nth_line(f, 0), m->prog.rts_id), "header: %s", nth_line(f,
+	    0));
+	ok(has(nth_line(f, 1), "gc.eventlog") && has(nth_line(f, 1), "done"),
+	    "header: source and state: %s", nth_line(f, 1));
+	ok(has(f, " 1 Capabilities") && has(f, " 2 GC") && has(f, " 3 Heap"),
+	    "overview at 80x24 has caps, GC and heap");
+	ok(count_lines_with(f, " 2 GC ") == 1, "each pane once");
+	ok(has(nth_line(f, 23), "F1Help") && has(nth_line(f, 23), "F10Quit"),
+	    "bottom bar: %s", nth_line(f, 23));
+	snprintf(first, sizeof first, "%s", f);
+	/* Resize: bigger, then back; the same frame again. */
+	f = uitest_frame(v, m, &st, 200, 60, 0);
+	ok(has(f, " 1 Capabilities") && has(f, "\xe2\x94\x82"), "200x60: two "
+	    "columns");
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(strcmp(f, first) == 0, "back to 80x24: the same frame");
+	/* Zoom, focus. */
+	ok(press(v, KEYS_CHAR, '2', &cmd) == UI_NONE, "2");
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(strncmp(nth_line(f, 3), " 2 GC", 5) == 0 && !has(f, " 1 Capab"),
+	    "2 zooms GC: %s", nth_line(f, 3));
+	press(v, KEYS_SYM, KEYS_SYM_TAB, &cmd);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(strncmp(nth_line(f, 3), " 3 Heap", 7) == 0, "Tab in a zoom: the "
+	    "next pane");
+	press(v, KEYS_CHAR, '0', &cmd);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(strcmp(f, first) == 0 && view_pane(v, 2)->focus &&
+	    !view_pane(v, 0)->focus, "0: the overview again, focus on heap");
+	press(v, KEYS_SYM, KEYS_SYM_ESCAPE, &cmd);
+	/* Help. */
+	press(v, KEYS_FN, 1, &cmd);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(has(f, "start heap profiling") && has(f, "q F10") && has(f,
+	    "this help"), "F1: help");
+	press(v, KEYS_CHAR, 'x', &cmd);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(!has(f, "this help") && has(f, "F1Help"), "any key leaves help");
+	press(v, KEYS_CHAR, '?', &cmd);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(has(f, "this help"), "? is help too");
+	press(v, KEYS_CHAR, 'q', &cmd);
+	/* Pause. */
+	press(v, KEYS_CHAR, ' ', &cmd);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(view_paused(v) && has(nth_line(f, 0), "PAUSED"), "Space pauses");
+	press(v, KEYS_CHAR, 'p', &cmd);
+	ok(!view_paused(v), "p resumes");
+	/* What goes back to the loop. */
+	ok(press(v, KEYS_CHAR, 'q', &cmd) == UI_QUIT, "q quits");
+	ok(press(v, KEYS_FN, 10, &cmd) == UI_QUIT, "F10 quits");
+	ok(press(v, KEYS_CHAR, 'z', &cmd) == UI_RESET_WINDOW, "z resets");
+	ok(press(v, KEYS_CHAR, '+', &cmd) == UI_FASTER &&
+	    press(v, KEYS_CHAR, '-', &cmd) == UI_SLOWER &&
+	    press(v, KEYS_CHAR, '*', &cmd) == UI_MAX_SPEED &&
+	    press(v, KEYS_CHAR, 'P', &cmd) == UI_PAUSE_REPLAY &&
+	    press(v, KEYS_CHAR, 'e', &cmd) == UI_TO_END, "replay keys");
+	ok(press(v, KEYS_CHAR, 'H', &cmd) == UI_NONE, "H on a file: nothing "
+	    "sent");
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(has(nth_line(f, 23), "need a --unix or --tcp"), "and says why: %s",
+	    nth_line(f, 23));
+	s = view_new(EVTOP_SRC_UNIX);
+	for (i = 0; i < 5; i++) {
+		static const int	 keys[5] = { 'T', 't', 'H', 'h', 'c' };
+
+		memset(&cmd, 0, sizeof cmd);
+		ok(press(s, KEYS_CHAR, keys[i], &cmd) == UI_SEND &&
+		    strcmp(cmd.ns, "eventlog-socket") == 0 && cmd.id == i + 1,
+		    "%c sends eventlog-socket %d", keys[i], i + 1);
+	}
+	st.kind = EVTOP_SRC_UNIX;
+	st.conn = EVTOP_CONN_OPEN;
+	snprintf(st.cmd_msg, sizeof st.cmd_msg, "sent requestHeapCensus");
+	st.cmd_pending = 1;
+	f = uitest_frame(s, m, &st, 80, 24, 0);
+	ok(has(nth_line(f, 2), "cmd: sent requestHeapCensus"), "the header "
+	    "shows the command: %s", nth_line(f, 2));
+	st.cmd_pending = 0;
+	st.cmd_seen = 1;
+	f = uitest_frame(s, m, &st, 100, 24, 0);
+	ok(has(nth_line(f, 2), "(seen)"), "and that its effect was seen");
+	ok(has(nth_line(f, 23), "H/hHeap"), "socket bar has the control "
+	    "keys: %s", nth_line(f, 23));
+	ok(press(s, KEYS_CHAR, '+', &cmd) == UI_NONE, "+ on a socket: "
+	    "nothing");
+	view_free(s);
+	/* Too small. */
+	f = uitest_frame(v, m, &st, 10, 3, 0);
+	ok(has(f, "evtop: te"), "a tiny terminal says so");
+	view_free(v);
+	model_free(m);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1)
+		dir = argv[1];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		setlocale(LC_CTYPE, "");
+	test_all_sizes();
+	test_gc();
+	test_prof();
+	test_heap("heap-hc", "by cost centre");
+	test_heap("heap-hT", "by closure type");
+	test_heap("heap-hy", "by type description");
+	test_nonmoving();
+	test_messages();
+	test_threads();
+	test_sparks();
+	test_view();
+	if (argc > 2)
+		test_corpus(argv[2]);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * uifmt.c: a figure formatted as the UI shows it, for the tmux tests to
+ * look for the batch JSON's numbers on the screen.
+ *
+ * usage: uifmt ns|bytes|count|pct|time VALUE
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+int
+main(int argc, char **argv)
+{
+	char	buf[FMT_MAX];
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: uifmt ns|bytes|count|pct|time VALUE\n");
+		return 2;
+	}
+	if (strcmp(argv[1], "ns") == 0)
+		fmt_ns(buf, strtoull(argv[2], NULL, 10));
+	else if (strcmp(argv[1], "bytes") == 0)
+		fmt_bytes(buf, strtoull(argv[2], NULL, 10));
+	else if (strcmp(argv[1], "count") == 0)
+		fmt_count(buf, strtod(argv[2], NULL));
+	else if (strcmp(argv[1], "pct") == 0)
+		fmt_pct(buf, strtod(argv[2], NULL));
+	else if (strcmp(argv[1], "time") == 0)
+		fmt_time(buf, strtoull(argv[2], NULL, 10));
+	else
+		return 2;
+	printf("%s\n", buf);
+	return 0;
+}

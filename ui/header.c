@@ -1,0 +1,229 @@
+/*
+ * header.c: the rows at the top of the screen.
+ *
+ *   evtop  ./prog args                       GHC-9.0.2 rts_thr_l  pid 123
+ *   unix /tmp/app.sock connected  12.3M read  45.6k ev/s  rec out.eventlog
+ *   event 12.345s @14:02:03.4  wall 14:02:04  lag 1.0s  cmd: census (seen)
+ *
+ * (a file says how far its replay is and how many events it has had,
+ * instead of the bytes read and the rate).
+ *
+ * A wide terminal gets the same on two rows.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui.h"
+#include "model.h"
+
+#define HEADER_WIDE	160
+
+int
+header_rows(int width)
+{
+	return width >= HEADER_WIDE ? 2 : 3;
+}
+
+static const char *
+header_clock(char *buf, size_t size, uint64_t ns, int tenths)
+{
+	struct tm	tm;
+	time_t		t = (time_t)(ns / 1000000000ULL);
+	size_t		n;
+
+	if (localtime_r(&t, &tm) == NULL) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	n = strftime(buf, size, "%H:%M:%S", &tm);
+	if (tenths && n + 3 < size)
+		snprintf(buf + n, size - n, ".%u",
+		    (unsigned)(ns / 100000000ULL % 10));
+	return buf;
+}
+
+static const char *const header_src[] = {
+	"file", "stdin", "fifo", "unix", "tcp",
+};
+
+/* Row 0: the program. */
+static void
+header_prog(struct lines *l, int y, int x, int w, const struct model *m,
+    int paused)
+{
+	char	 right[200];
+	int	 n, rx, xend = x + w;
+
+	if (paused)
+		xend = lines_put_right(l, y, x + w, LINES_SELECT, " PAUSED ") -
+		    1;
+	/* The RTS identifier comes from the eventlog: sanitized. */
+	n = (int)proto_sanitize(m->prog.rts_id, strnlen(m->prog.rts_id,
+	    sizeof m->prog.rts_id), right, 100);
+	right[n] = '\0';
+	if (m->prog.has_pid)
+		n += snprintf(right + n, sizeof right - n, "%spid %u",
+		    n > 0 ? "  " : "", m->prog.pid);
+	n = lines_put(l, y, x, LINES_BOLD, "evtop ", xend - x);
+	rx = xend - lines_width(right, strlen(right), l->ascii);
+	if (rx < x + n + 12) {
+		/* No room for both: the arguments matter more. */
+		rx = xend;
+	} else
+		lines_put(l, y, rx, LINES_DIM, right, xend - rx);
+	if (m->prog.args[0] != '\0')
+		lines_put_ev(l, y, x + n, LINES_ACCENT, m->prog.args,
+		    strlen(m->prog.args), rx - (x + n) - 1);
+	else
+		lines_put(l, y, x + n, LINES_DIM, m->totals.events == 0 ?
+		    "(no program yet)" : "(its arguments were not in the "
+		    "stream)", rx - (x + n) - 1);
+}
+
+/* Row 1: where the events come from. */
+static int
+header_source(struct lines *l, int y, int x, int w, const struct model *m,
+    const struct evtop_status *st)
+{
+	char		 a[FMT_MAX], b[FMT_MAX];
+	const char	*what;
+	int		 attr, n = 0, k = st->kind, end = x + w;
+
+	if (k < 0 || k > EVTOP_SRC_TCP)
+		k = EVTOP_SRC_FILE;
+	n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n, "%s ",
+	    header_src[k]);
+	n += lines_put(l, y, x + n, LINES_ACCENT, st->source != NULL ?
+	    st->source : "?", end - x - n - 10 > 8 ? end - x - n - 10 : 8);
+	switch (st->conn) {
+	case EVTOP_CONN_WAITING:
+		what = "waiting";
+		attr = LINES_WARN;
+		break;
+	case EVTOP_CONN_OPEN:
+		what = k == EVTOP_SRC_FILE ? "replaying" : "connected";
+		attr = LINES_GOOD;
+		break;
+	case EVTOP_CONN_CLOSED:
+		what = "closed";
+		attr = LINES_BAD;
+		break;
+	default:
+		what = "done";
+		attr = LINES_DIM;
+		break;
+	}
+	n += lines_put(l, y, x + n, LINES_NORMAL, " ", end - x - n);
+	n += lines_put(l, y, x + n, attr, what, end - x - n);
+	if (k == EVTOP_SRC_FILE) {
+		if (st->paused)
+			n += lines_put(l, y, x + n, LINES_WARN, " paused",
+			    end - x - n);
+		if (st->speed > 0)
+			n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+			    " %gx", st->speed);
+		else
+			n += lines_put(l, y, x + n, LINES_NORMAL, " max speed",
+			    end - x - n);
+		if (st->file_size > 0)
+			n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+			    " %.0f%%", 100.0 * (double)st->file_pos /
+			    (double)st->file_size);
+		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+		    "  %s events", fmt_count(a, (double)m->totals.events));
+		if (st->conn == EVTOP_CONN_OPEN && !st->paused)
+			n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+			    "  %s ev/s", fmt_count(b, st->events_per_s));
+	} else {
+		if (st->conn_msg[0] != '\0' && st->conn != EVTOP_CONN_OPEN)
+			n += lines_putf(l, y, x + n, LINES_DIM, end - x - n,
+			    " (%s)", st->conn_msg);
+		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+		    "  %s read  %s ev/s", fmt_bytes(a, st->bytes),
+		    fmt_count(b, st->events_per_s));
+	}
+	if (st->record_path != NULL) {
+		n += lines_put(l, y, x + n, LINES_NORMAL, "  ", end - x - n);
+		n += lines_put(l, y, x + n, LINES_BAD, "rec ", end - x - n);
+		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
+		    "%s %s", st->record_path, fmt_bytes(a, st->record_bytes));
+	}
+	return n;
+}
+
+/* Row 2: times, and the last control command. */
+static void
+header_times(struct lines *l, int y, int x, int w, const struct model *m,
+    const struct evtop_status *st)
+{
+	char		 a[FMT_MAX], c1[32], times[160], lag[64];
+	const char	*tag = NULL;
+	uint64_t	 pw = 0;
+	int		 n = 0, end = x + w, cmdw = 0, tagattr = LINES_GOOD;
+	int		 full;
+
+	/* The command and its fate need room first: the times shrink. */
+	if (st->cmd_msg[0] != '\0') {
+		if (st->cmd_seen)
+			tag = " (seen)";
+		else if (st->cmd_pending) {
+			tag = " (waiting)";
+			tagattr = LINES_WARN;
+		}
+		cmdw = 7 + lines_width(st->cmd_msg, strlen(st->cmd_msg),
+		    l->ascii) + (tag != NULL ? (int)strlen(tag) : 0);
+	}
+	if (m->prog.has_wall)
+		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
+	lag[0] = '\0';
+	if (pw != 0 && st->kind != EVTOP_SRC_FILE && st->wall_ns > pw &&
+	    st->conn == EVTOP_CONN_OPEN)
+		snprintf(lag, sizeof lag, "  lag %s", fmt_ns(a, st->wall_ns -
+		    pw));
+	fmt_time(a, m->now);
+	for (full = 1; full >= 0; full--) {
+		n = snprintf(times, sizeof times, "event %s", a);
+		if (full && pw != 0)
+			n += snprintf(times + n, sizeof times - n, " @%s",
+			    header_clock(c1, sizeof c1, pw, 1));
+		if (full && st->wall_ns != 0)
+			n += snprintf(times + n, sizeof times - n, "  wall %s",
+			    header_clock(c1, sizeof c1, st->wall_ns, 0));
+		snprintf(times + n, sizeof times - n, "%s", lag);
+		if (lines_width(times, strlen(times), l->ascii) + cmdw <= w)
+			break;
+	}
+	n = lines_put(l, y, x, LINES_NORMAL, times, w);
+	if (lag[0] != '\0' && st->wall_ns - pw > 2000000000ULL)
+		lines_attr(l, y, x + n - (int)strlen(lag) + 2,
+		    (int)strlen(lag) - 2, LINES_WARN);
+	if (st->cmd_msg[0] == '\0')
+		return;
+	n += lines_put(l, y, x + n, LINES_NORMAL, "  cmd: ", end - x - n);
+	/* Cut the message, never its fate. */
+	if (tag != NULL && x + n + cmdw - 7 > end)
+		end = lines_put_right(l, y, end, tagattr, tag);
+	n += lines_put(l, y, x + n, LINES_ACCENT, st->cmd_msg, end - x - n);
+	if (tag != NULL && end == x + w)
+		lines_put(l, y, x + n, tagattr, tag, end - x - n);
+}
+
+void
+header_render(struct lines *l, const struct model *m,
+    const struct evtop_status *st, int paused)
+{
+	int	w = l->width, n;
+
+	header_prog(l, 0, 0, w, m, paused);
+	if (l->height >= 3) {
+		header_source(l, 1, 0, w, m, st);
+		header_times(l, 2, 0, w, m, st);
+		return;
+	}
+	/* Wide: source and times share the second row. */
+	n = header_source(l, 1, 0, w / 2, m, st);
+	if (n < w / 2)
+		n = w / 2;
+	header_times(l, 1, n + 2, w - n - 2, m, st);
+}

@@ -1,0 +1,643 @@
+/*
+ * view.c: the screen, without the terminal.  The view owns the panes and
+ * the UI's own state (focus, zoom, help, the filter prompt, pause) and
+ * composes a whole frame into lines: the header, the panes (the overview
+ * laid out for the terminal's size, or one pane zoomed) and the bottom
+ * bar.  Keys arrive already translated (struct keys_key) and go through
+ * the binding table; what concerns the loop comes back as an ui_action.
+ * The view never changes the model.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+#include "model.h"
+
+#define VIEW_MIN_W	20
+#define VIEW_MIN_H	6
+
+struct view {
+	enum evtop_src_kind kind;
+	int		 when;		/* KEYS_REPLAY, KEYS_SOCKET, KEYS_ANY */
+	struct pane	 pane[VIEW_NPANES];
+	struct layout_item item[VIEW_NPANES];
+	int		 zoom;		/* pane index, or -1: the overview */
+	int		 focus;		/* pane index */
+	int		 help;
+	int		 help_scroll;
+	int		 help_rows;
+	int		 help_page;
+	int		 prompt;	/* editing the focused pane's filter */
+	char		 saved[PANE_FILTER_MAX];
+	int		 paused;
+	int		 dirty;
+	int		 redraw;	/* ^L: repaint the terminal */
+	char		 msg[128];	/* shown in the bottom bar until a key */
+	struct lines	 body;		/* scratch for one pane */
+};
+
+static const struct pane_ops *const view_ops[VIEW_NPANES] = {
+	&pane_caps_ops, &pane_gc_ops, &pane_heap_ops, &pane_nonmoving_ops,
+	&pane_ccs_ops, &pane_threads_ops, &pane_msgs_ops,
+};
+
+/* The overview: column (when there are two) and importance of each. */
+static const struct {
+	int	col;
+	int	prio;
+} view_place[VIEW_NPANES] = {
+	{ 0, 0 },	/* capabilities */
+	{ 0, 1 },	/* gc */
+	{ 0, 2 },	/* heap */
+	{ 0, 6 },	/* nonmoving */
+	{ 1, 3 },	/* cost centres */
+	{ 1, 4 },	/* threads */
+	{ 1, 5 },	/* messages */
+};
+
+struct view *
+view_new(enum evtop_src_kind kind)
+{
+	struct view	*v;
+	int		 i;
+
+	if ((v = calloc(1, sizeof *v)) == NULL)
+		return NULL;
+	v->kind = kind;
+	if (kind == EVTOP_SRC_FILE)
+		v->when = KEYS_REPLAY;
+	else if (kind == EVTOP_SRC_UNIX || kind == EVTOP_SRC_TCP)
+		v->when = KEYS_SOCKET;
+	else
+		v->when = KEYS_ANY;
+	for (i = 0; i < VIEW_NPANES; i++) {
+		v->pane[i].ops = view_ops[i];
+		v->pane[i].self = 1;
+		v->pane[i].win = view_ops[i]->win;
+	}
+	v->zoom = -1;
+	v->focus = 0;
+	v->pane[0].focus = 1;
+	v->dirty = 1;
+	lines_init(&v->body, 0, 0);
+	return v;
+}
+
+void
+view_free(struct view *v)
+{
+	int	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (v->pane[i].ops->free != NULL)
+			v->pane[i].ops->free(&v->pane[i]);
+	}
+	lines_free(&v->body);
+	free(v);
+}
+
+int
+view_dirty(const struct view *v)
+{
+	return v->dirty;
+}
+
+void
+view_set_dirty(struct view *v)
+{
+	v->dirty = 1;
+}
+
+int
+view_paused(const struct view *v)
+{
+	return v->paused;
+}
+
+/* Was a full repaint asked for (^L)?  Clears the request. */
+int
+view_redraw_all(struct view *v)
+{
+	int	r = v->redraw;
+
+	v->redraw = 0;
+	return r;
+}
+
+struct pane *
+view_pane(struct view *v, int i)
+{
+	if (i < 0 || i >= VIEW_NPANES)
+		return NULL;
+	return &v->pane[i];
+}
+
+/*
+ * Clamp a pane's selection and first row to nrows rows of which page
+ * show; returns the first row to draw.  Panes call it from render.
+ */
+int
+pane_rows(struct pane *p, int nrows, int page)
+{
+	if (page < 1)
+		page = 1;
+	p->nrows = nrows;
+	p->page = page;
+	if (p->ops->select) {
+		if (p->sel >= nrows)
+			p->sel = nrows - 1;
+		if (p->sel < 0)
+			p->sel = 0;
+		if (p->sel < p->top)
+			p->top = p->sel;
+		if (p->sel >= p->top + page)
+			p->top = p->sel - page + 1;
+	}
+	if (p->top > nrows - page)
+		p->top = nrows - page;
+	if (p->top < 0)
+		p->top = 0;
+	return p->top;
+}
+
+/* Move the selection (or the first row shown) as a key asks. */
+void
+pane_scroll(struct pane *p, enum keys_action action)
+{
+	int	*at = p->ops->select ? &p->sel : &p->top;
+	int	 page = p->page > 1 ? p->page : 1;
+
+	switch (action) {
+	case KEYS_UP:
+		(*at)--;
+		break;
+	case KEYS_DOWN:
+		(*at)++;
+		break;
+	case KEYS_PGUP:
+		*at -= page;
+		if (p->ops->select)
+			p->top -= page;
+		break;
+	case KEYS_PGDN:
+		*at += page;
+		if (p->ops->select)
+			p->top += page;
+		break;
+	case KEYS_HOME:
+		*at = 0;
+		break;
+	case KEYS_END:
+		*at = p->nrows > 0 ? p->nrows - 1 : 0;
+		break;
+	default:
+		return;
+	}
+	if (*at < 0)
+		*at = 0;
+	if (p->nrows > 0 && *at > p->nrows - 1)
+		*at = p->nrows - 1;
+	if (p->top < 0)
+		p->top = 0;
+}
+
+/* A window's name as titles show it. */
+const char *
+pane_win_name(int win)
+{
+	switch (win) {
+	case MODEL_W1:
+		return "1s";
+	case MODEL_W10:
+		return "10s";
+	default:
+		return "run";
+	}
+}
+
+static void
+view_set_focus(struct view *v, int i)
+{
+	v->pane[v->focus].focus = 0;
+	v->focus = i;
+	v->pane[i].focus = 1;
+}
+
+/* Is pane i on screen now? */
+static int
+view_shown(const struct view *v, int i)
+{
+	if (v->zoom >= 0)
+		return i == v->zoom;
+	return v->item[i].h > 0;
+}
+
+static void
+view_cycle(struct view *v, int dir)
+{
+	int	i, k;
+
+	for (k = 1; k <= VIEW_NPANES; k++) {
+		i = ((v->focus + dir * k) % VIEW_NPANES + VIEW_NPANES) %
+		    VIEW_NPANES;
+		if (v->zoom >= 0) {
+			v->zoom = i;
+			view_set_focus(v, i);
+			return;
+		}
+		if (view_shown(v, i)) {
+			view_set_focus(v, i);
+			return;
+		}
+	}
+}
+
+/* A key in the filter prompt. */
+static void
+view_prompt_key(struct view *v, const struct keys_key *k)
+{
+	struct pane	*p = &v->pane[v->focus];
+	size_t		 n = strlen(p->filter), m;
+
+	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ENTER) {
+		v->prompt = 0;
+		return;
+	}
+	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ESCAPE) {
+		snprintf(p->filter, sizeof p->filter, "%s", v->saved);
+		v->prompt = 0;
+		return;
+	}
+	if (k->kind == KEYS_SYM && (k->code == KEYS_SYM_BACKSPACE ||
+	    k->code == KEYS_SYM_DELETE)) {
+		/* Back over one whole UTF-8 character. */
+		while (n > 0 && ((unsigned char)p->filter[n - 1] & 0xc0) ==
+		    0x80)
+			n--;
+		if (n > 0)
+			n--;
+		p->filter[n] = '\0';
+		return;
+	}
+	if (k->kind == KEYS_CHAR && (k->mods & KEYS_CTRL) && k->code == 'u') {
+		p->filter[0] = '\0';
+		return;
+	}
+	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_SPACE) {
+		if (n + 1 < sizeof p->filter) {
+			p->filter[n] = ' ';
+			p->filter[n + 1] = '\0';
+		}
+		return;
+	}
+	if (k->kind != KEYS_CHAR || (k->mods & (KEYS_CTRL | KEYS_ALT)) ||
+	    k->code < 0x20 || k->code == 0x7f)
+		return;
+	m = strlen(k->utf8);
+	if (m > 0 && n + m < sizeof p->filter)
+		memcpy(p->filter + n, k->utf8, m + 1);
+	p->sel = p->top = 0;
+}
+
+static const char *const view_cmd_text[] = {
+	NULL, "start time profiling", "stop time profiling",
+	"start heap profiling", "stop heap profiling", "request a census",
+};
+
+/* Handle one key; what the loop must do comes back. */
+enum ui_action
+view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
+{
+	const struct keys_info	*ki;
+	struct pane		*p = &v->pane[v->focus];
+	enum keys_action	 a;
+	int			 n;
+
+	v->dirty = 1;
+	v->msg[0] = '\0';
+	if (v->prompt) {
+		view_prompt_key(v, k);
+		return UI_NONE;
+	}
+	a = keys_lookup(k);
+	if (v->help) {
+		switch (a) {
+		case KEYS_UP:
+		case KEYS_DOWN:
+		case KEYS_PGUP:
+		case KEYS_PGDN:
+		case KEYS_HOME:
+		case KEYS_END:
+			n = v->help_rows - v->help_page;
+			if (a == KEYS_UP)
+				v->help_scroll--;
+			else if (a == KEYS_DOWN)
+				v->help_scroll++;
+			else if (a == KEYS_PGUP)
+				v->help_scroll -= v->help_page;
+			else if (a == KEYS_PGDN)
+				v->help_scroll += v->help_page;
+			else if (a == KEYS_HOME)
+				v->help_scroll = 0;
+			else
+				v->help_scroll = n;
+			if (v->help_scroll > n)
+				v->help_scroll = n;
+			if (v->help_scroll < 0)
+				v->help_scroll = 0;
+			return UI_NONE;
+		default:
+			v->help = 0;
+			return UI_NONE;
+		}
+	}
+	switch (a) {
+	case KEYS_NONE:
+		snprintf(v->msg, sizeof v->msg, "unbound key; F1 or ? for "
+		    "help");
+		return UI_NONE;
+	case KEYS_HELP:
+		v->help = 1;
+		v->help_scroll = 0;
+		return UI_NONE;
+	case KEYS_QUIT:
+		return UI_QUIT;
+	case KEYS_PAUSE:
+		v->paused = !v->paused;
+		return UI_NONE;
+	case KEYS_RESET:
+		snprintf(v->msg, sizeof v->msg, "window counters reset");
+		return UI_RESET_WINDOW;
+	case KEYS_REDRAW:
+		v->redraw = 1;
+		return UI_NONE;
+	case KEYS_SUSPEND:
+		return UI_NONE;		/* ui.c stops the process */
+	case KEYS_OVERVIEW:
+		v->zoom = -1;
+		return UI_NONE;
+	case KEYS_ZOOM1: case KEYS_ZOOM2: case KEYS_ZOOM3: case KEYS_ZOOM4:
+	case KEYS_ZOOM5: case KEYS_ZOOM6: case KEYS_ZOOM7:
+		n = a - KEYS_ZOOM1;
+		if (v->zoom == n)
+			v->zoom = -1;
+		else {
+			v->zoom = n;
+			view_set_focus(v, n);
+		}
+		return UI_NONE;
+	case KEYS_FOCUS_NEXT:
+		view_cycle(v, 1);
+		return UI_NONE;
+	case KEYS_FOCUS_PREV:
+		view_cycle(v, -1);
+		return UI_NONE;
+	case KEYS_FILTER:
+		v->prompt = 1;
+		snprintf(v->saved, sizeof v->saved, "%s", p->filter);
+		return UI_NONE;
+	case KEYS_FASTER:
+	case KEYS_SLOWER:
+	case KEYS_MAX_SPEED:
+	case KEYS_PAUSE_REPLAY:
+	case KEYS_TO_END:
+		if (v->kind != EVTOP_SRC_FILE) {
+			snprintf(v->msg, sizeof v->msg, "replay keys work when "
+			    "replaying a file");
+			return UI_NONE;
+		}
+		if (a == KEYS_FASTER)
+			return UI_FASTER;
+		if (a == KEYS_SLOWER)
+			return UI_SLOWER;
+		if (a == KEYS_MAX_SPEED)
+			return UI_MAX_SPEED;
+		if (a == KEYS_PAUSE_REPLAY)
+			return UI_PAUSE_REPLAY;
+		return UI_TO_END;
+	case KEYS_TIME_PROF_ON:
+	case KEYS_TIME_PROF_OFF:
+	case KEYS_HEAP_PROF_ON:
+	case KEYS_HEAP_PROF_OFF:
+	case KEYS_CENSUS:
+		ki = keys_info(a);
+		if (v->when != KEYS_SOCKET) {
+			snprintf(v->msg, sizeof v->msg, "cannot %s: commands "
+			    "need a --unix or --tcp source",
+			    view_cmd_text[ki->cmd]);
+			return UI_NONE;
+		}
+		memset(cmd, 0, sizeof *cmd);
+		snprintf(cmd->ns, sizeof cmd->ns, "eventlog-socket");
+		cmd->id = ki->cmd;
+		return UI_SEND;
+	default:
+		break;
+	}
+	/* The focused pane's own keys. */
+	if (p->ops->action != NULL && p->ops->action(p, a))
+		return UI_NONE;
+	switch (a) {
+	case KEYS_SORT_PREV:
+	case KEYS_SORT_NEXT:
+		if (p->ops->sorts == NULL)
+			break;
+		for (n = 0; p->ops->sorts[n] != NULL; n++)
+			;
+		p->sort = (p->sort + (a == KEYS_SORT_NEXT ? 1 : n - 1)) % n;
+		p->reverse = 0;
+		return UI_NONE;
+	case KEYS_SORT_REVERSE:
+		if (p->ops->sorts == NULL)
+			break;
+		p->reverse = !p->reverse;
+		return UI_NONE;
+	case KEYS_UP:
+	case KEYS_DOWN:
+	case KEYS_PGUP:
+	case KEYS_PGDN:
+	case KEYS_HOME:
+	case KEYS_END:
+		pane_scroll(p, a);
+		return UI_NONE;
+	case KEYS_WINDOW:
+		if (p->win < 0)
+			break;
+		p->win = (p->win + 1) % MODEL_NWIN;
+		return UI_NONE;
+	default:
+		break;
+	}
+	snprintf(v->msg, sizeof v->msg, "the %s pane has no use for that key",
+	    p->ops->name);
+	return UI_NONE;
+}
+
+/* The title bar of a pane: "1 Name  what it shows ... sort, filter". */
+static void
+view_title(struct view *v, struct pane *p, const struct model *m,
+    struct lines *s, int y, int x, int w)
+{
+	char	 buf[256], right[128];
+	int	 attr = p->focus ? LINES_TITLE_FOCUS : LINES_TITLE, rx, n;
+	const char *arrow;
+
+	lines_fill(s, y, x, w, attr, ' ');
+	/* Without colour, bold reverse is not enough to see the focus. */
+	n = lines_putf(s, y, x, attr, w, "%c%s %s", p->focus && s->mono ?
+	    '>' : ' ', p->ops->key, p->ops->name);
+	buf[0] = '\0';
+	if (p->ops->title != NULL)
+		p->ops->title(p, m, buf, sizeof buf);
+	right[0] = '\0';
+	if (p->ops->sorts != NULL) {
+		arrow = s->ascii ? (p->reverse ? "^" : "v") :
+		    (p->reverse ? "\xe2\x96\xb2" : "\xe2\x96\xbc");
+		snprintf(right, sizeof right, "%s%s ", p->ops->sorts[p->sort],
+		    arrow);
+	}
+	if (p->filter[0] != '\0' || (v->prompt && p->focus)) {
+		n += lines_put(s, y, x + n, attr, "  /", w - n);
+		n += lines_put(s, y, x + n, LINES_MATCH, p->filter, w - n);
+	}
+	rx = x + w - lines_width(right, strlen(right), s->ascii);
+	if (rx < x + n + 1)
+		rx = x + w;
+	else
+		lines_put(s, y, rx, attr, right, x + w - rx);
+	if (buf[0] != '\0' && x + n + 2 < rx)
+		lines_put(s, y, x + n + 2, attr, buf, rx - (x + n + 2) - 1);
+}
+
+/* Draw pane i into the rectangle (x, y, w, h) of the screen. */
+static void
+view_pane_draw(struct view *v, int i, const struct model *m,
+    struct lines *s, int x, int y, int w, int h)
+{
+	struct pane	*p = &v->pane[i];
+
+	if (h <= 0 || w <= 0)
+		return;
+	view_title(v, p, m, s, y, x, w);
+	if (h == 1)
+		return;
+	v->body.ascii = s->ascii;
+	v->body.mono = s->mono;
+	lines_reset(&v->body, w, h - 1);
+	p->ops->render(p, m, &v->body);
+	lines_blit(s, y + 1, x, &v->body);
+}
+
+static void
+view_bottom(struct view *v, struct lines *s)
+{
+	struct pane	*p = &v->pane[v->focus];
+	int		 y = s->height - 1, x;
+
+	if (v->prompt) {
+		lines_fill(s, y, 0, s->width, LINES_NORMAL, ' ');
+		x = lines_putf(s, y, 0, LINES_KEY, -1, "Filter %s: ",
+		    p->ops->name);
+		x += lines_put(s, y, x, LINES_MATCH, p->filter, s->width - x -
+		    1);
+		lines_putc(s, y, x, LINES_SELECT, ' ');
+		lines_put_right(s, y, s->width, LINES_DIM,
+		    " Enter keep  Esc cancel");
+		return;
+	}
+	if (v->msg[0] != '\0') {
+		lines_fill(s, y, 0, s->width, LINES_NORMAL, ' ');
+		lines_put(s, y, 0, LINES_WARN, v->msg, s->width);
+		return;
+	}
+	keys_bar_render(s, y, v->when);
+}
+
+static void
+view_help(struct view *v, struct lines *s)
+{
+	int	rows;
+
+	lines_fill(s, 0, 0, s->width, LINES_TITLE_FOCUS, ' ');
+	lines_put(s, 0, 1, LINES_TITLE_FOCUS, "evtop keys: Up/Down to "
+	    "scroll, any other key returns", s->width - 1);
+	v->body.ascii = s->ascii;
+	v->body.mono = s->mono;
+	lines_reset(&v->body, s->width, s->height - 1);
+	rows = keys_help_render(&v->body, 0, v->help_scroll);
+	v->help_rows = rows;
+	v->help_page = s->height - 1;
+	lines_blit(s, 1, 0, &v->body);
+}
+
+/* Compose a frame of s->width x s->height into s (already reset). */
+void
+view_render(struct view *v, const struct model *m,
+    const struct evtop_status *st, struct lines *s)
+{
+	int	hr, ph, i, w;
+
+	v->dirty = 0;
+	if (s->width < VIEW_MIN_W || s->height < VIEW_MIN_H) {
+		lines_put(s, 0, 0, LINES_WARN, "evtop: terminal too small",
+		    s->width);
+		return;
+	}
+	if (v->help) {
+		view_help(v, s);
+		return;
+	}
+	hr = header_rows(s->width);
+	v->body.ascii = s->ascii;
+	v->body.mono = s->mono;
+	lines_reset(&v->body, s->width, hr);
+	header_render(&v->body, m, st, v->paused);
+	lines_blit(s, 0, 0, &v->body);
+	ph = s->height - hr - 1;
+	w = s->width;
+	if (v->zoom >= 0) {
+		for (i = 0; i < VIEW_NPANES; i++)
+			v->item[i].h = 0;
+		view_pane_draw(v, v->zoom, m, s, 0, hr, w, ph);
+	} else {
+		for (i = 0; i < VIEW_NPANES; i++) {
+			v->item[i].col = view_place[i].col;
+			v->item[i].prio = view_place[i].prio;
+			v->item[i].min = 1 + v->pane[i].ops->min;
+			v->item[i].good = 1 + v->pane[i].ops->good;
+			v->item[i].want = v->pane[i].ops->want(&v->pane[i], m,
+			    w);
+			if (v->item[i].want > 0)
+				v->item[i].want++;	/* the title */
+		}
+		layout_place(v->item, VIEW_NPANES, 0, hr, w, ph);
+		/* Keep the focus on something shown. */
+		if (v->item[v->focus].h == 0) {
+			for (i = 0; i < VIEW_NPANES; i++) {
+				if (v->item[i].h > 0) {
+					view_set_focus(v, i);
+					break;
+				}
+			}
+		}
+		for (i = 0; i < VIEW_NPANES; i++) {
+			if (v->item[i].h > 0)
+				view_pane_draw(v, i, m, s, v->item[i].x,
+				    v->item[i].y, v->item[i].w, v->item[i].h);
+		}
+		if (layout_columns(w, ph) == 2) {
+			/* The gutter between the columns. */
+			for (i = hr; i < hr + ph; i++) {
+				if (s->cell[(size_t)i * w + (w - 1) / 2].ch ==
+				    ' ')
+					lines_putc(s, i, (w - 1) / 2,
+					    LINES_DIM, s->ascii ? '|' :
+					    0x2502);
+			}
+		}
+	}
+	view_bottom(v, s);
+}
