@@ -21,6 +21,7 @@ const uint64_t model_mmu_ns[MODEL_NMMU] = {
 void
 model_gc_init(struct model *m)
 {
+	m->p->gcw[0].lo = m->p->gcw[1].lo = 1;
 	model_gc_reset_run(m);
 }
 
@@ -293,6 +294,96 @@ mmu_now(const struct model *m, double *out)
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* The 1 s and 10 s windows, kept as records come and go. */
+
+#define SLOT(seq)	((uint16_t)((seq) % MODEL_NGCREC + 1))
+
+/* Count record seq (the next after top) in the window. */
+static void
+gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
+{
+	const struct model_gc_rec *r = REC(p, seq);
+	uint64_t		 pause = dur(r);
+	int			 fb = fine_bucket(pause);
+
+	w->top = seq;
+	w->count++;
+	if (r->gen == MODEL_GEN_UNKNOWN)
+		w->count_nogen++;
+	else
+		gen_count(w->count_gen, r->gen, 1);
+	w->pause_total += pause;
+	w->sync_total += r->sync_ns;
+	w->copied += r->copied;
+	w->hist[hist_bucket(pause)]++;
+	if (w->pmax_seq != 0 && pause >= w->pmax) {
+		w->pmax = pause;
+		w->pmax_seq = seq;
+	}
+	if (w->smax_seq != 0 && r->sync_ns >= w->smax) {
+		w->smax = r->sync_ns;
+		w->smax_seq = seq;
+	}
+	w->fcnt[fb]++;
+	w->fnext[seq % MODEL_NGCREC] = 0;
+	if (w->ftail[fb] != 0)
+		w->fnext[w->ftail[fb] - 1] = SLOT(seq);
+	else
+		w->fhead[fb] = SLOT(seq);
+	w->ftail[fb] = SLOT(seq);
+}
+
+/* The window's oldest counted record leaves it. */
+static void
+gcwin_drop(struct model_priv *p, struct gcwin *w)
+{
+	const struct model_gc_rec *r = REC(p, w->lo);
+	uint64_t		 pause = dur(r);
+	int			 fb = fine_bucket(pause);
+
+	w->count--;
+	if (r->gen == MODEL_GEN_UNKNOWN)
+		w->count_nogen--;
+	else
+		gen_count(w->count_gen, r->gen, -1);
+	w->pause_total -= pause;
+	w->sync_total -= r->sync_ns;
+	w->copied -= r->copied;
+	w->hist[hist_bucket(pause)]--;
+	if (w->pmax_seq == w->lo)
+		w->pmax_seq = 0;
+	if (w->smax_seq == w->lo)
+		w->smax_seq = 0;
+	/* The oldest of its bucket: the head of its list. */
+	w->fcnt[fb]--;
+	w->fhead[fb] = w->fnext[w->lo % MODEL_NGCREC];
+	if (w->fhead[fb] == 0)
+		w->ftail[fb] = 0;
+	w->lo++;
+}
+
+/* Record seq is about to leave the ring: the windows let it go first. */
+static void
+gcwin_forget(struct model_priv *p, uint64_t seq)
+{
+	struct gcwin	*w;
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		w = &p->gcw[i];
+		while (w->lo <= seq) {
+			if (w->lo > w->top) {
+				/* Not counted yet: nothing to take back. */
+				w->lo = seq + 1;
+				w->top = seq;
+				break;
+			}
+			gcwin_drop(p, w);
+		}
+	}
+}
+
 static void
 stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
     int counted)
@@ -361,8 +452,12 @@ gc_end(struct model *m, uint64_t t)
 		t = p->open.start;
 	p->open.end = t;
 	pause = t - p->open.start;
-	if (p->gcseq + 1 > MODEL_NGCREC)
+	if (p->gcseq + 1 > MODEL_NGCREC) {
 		mmu_forget(p, p->gcseq + 1 - MODEL_NGCREC);
+		gcwin_forget(p, p->gcseq + 1 - MODEL_NGCREC);
+	}
+	if (p->gcseq > 0 && t < REC(p, p->gcseq)->end)
+		p->gc_backward = p->open.seq;
 	r = REC(p, p->open.seq);
 	*r = p->open;
 	p->gcbal[r->seq % MODEL_NGCREC] = rec_balance(r);
@@ -585,14 +680,181 @@ hist_rank(const uint64_t *h, uint64_t n, unsigned pct, uint64_t max)
 	return max;
 }
 
+/*
+ * A 1 s or 10 s window from the kept counts: what the record by record
+ * count gives (records from the newest back to the first ending before lo,
+ * or to the ring's oldest), when ends are in order.  The newest record is
+ * counted here, not kept, while GC_STATS_GHC may still change it.
+ */
+static void
+window_kept(const struct model *m, struct gcwin *w, uint64_t lo,
+    struct model_gc_win *out)
+{
+	struct model_priv	*p = m->p;
+	const struct model_gc_rec *pend = NULL;
+	uint64_t		 fin, s, pause, k[3], acc = 0, *res[3], bal_n = 0;
+	uint64_t		*tmp = p->scratch;
+	double			 b, bal_sum = 0;
+	size_t			 at, len[3];
+	int			 bk[3], bp = -1, fb, j;
+	uint16_t		 x;
+
+	memset(out, 0, sizeof *out);
+	out->exact = 1;
+	out->balance = -1;
+	if (p->gcseq == 0)
+		return;
+	/* Count the records made final since, drop those now too old. */
+	fin = p->stats_pending ? p->gcseq - 1 : p->gcseq;
+	if (w->top + 1 < w->lo)
+		w->top = w->lo - 1;
+	for (s = w->top + 1; s <= fin; s++)
+		gcwin_add(p, w, s);
+	while (w->lo <= w->top && REC(p, w->lo)->end < lo)
+		gcwin_drop(p, w);
+	if (fin < p->gcseq && REC(p, p->gcseq)->end >= lo)
+		pend = REC(p, p->gcseq);
+	if (w->lo > w->top && pend == NULL)
+		return;
+
+	out->count = w->count;
+	out->count_nogen = w->count_nogen;
+	memcpy(out->count_gen, w->count_gen, sizeof out->count_gen);
+	out->pause_total = w->pause_total;
+	out->sync_total = w->sync_total;
+	out->copied = w->copied;
+	memcpy(out->hist, w->hist, sizeof out->hist);
+	if (w->pmax_seq == 0) {
+		/* The longest pause left: find the next. */
+		for (w->pmax = 0, s = w->lo; s <= w->top; s++) {
+			if (dur(REC(p, s)) >= w->pmax) {
+				w->pmax = dur(REC(p, s));
+				w->pmax_seq = s;
+			}
+		}
+	}
+	if (w->smax_seq == 0) {
+		for (w->smax = 0, s = w->lo; s <= w->top; s++) {
+			if (REC(p, s)->sync_ns >= w->smax) {
+				w->smax = REC(p, s)->sync_ns;
+				w->smax_seq = s;
+			}
+		}
+	}
+	out->pause_max = w->lo <= w->top ? w->pmax : 0;
+	out->sync_max = w->lo <= w->top ? w->smax : 0;
+	if (pend != NULL) {
+		pause = dur(pend);
+		out->count++;
+		if (pend->gen == MODEL_GEN_UNKNOWN)
+			out->count_nogen++;
+		else
+			gen_count(out->count_gen, pend->gen, 1);
+		out->pause_total += pause;
+		out->sync_total += pend->sync_ns;
+		out->copied += pend->copied;
+		out->hist[hist_bucket(pause)]++;
+		if (pause > out->pause_max)
+			out->pause_max = pause;
+		if (pend->sync_ns > out->sync_max)
+			out->sync_max = pend->sync_ns;
+		bp = fine_bucket(pause);
+	}
+	/* The balance, summed newest first as record by record. */
+	for (s = pend != NULL ? p->gcseq : w->top; s >= w->lo && s >= 1;
+	    s--) {
+		if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
+			bal_n++;
+			bal_sum += b;
+		}
+	}
+	out->balance = bal_n > 0 ? bal_sum / (double)bal_n : -1;
+	/* Older records than the ring holds may be in the window. */
+	out->exact = !(p->gcseq > MODEL_NGCREC &&
+	    REC(p, p->gcseq - MODEL_NGCREC + 1)->end >= lo);
+
+	/* Percentiles: the bucket of each rank, then its pauses. */
+	k[0] = rank_index(out->count, 50);
+	k[1] = rank_index(out->count, 90);
+	k[2] = rank_index(out->count, 99);
+	res[0] = &out->p50;
+	res[1] = &out->p90;
+	res[2] = &out->p99;
+	for (fb = 0, j = 0; j < 3; fb++) {
+		while (j < 3 && acc + w->fcnt[fb] + (fb == bp) > k[j]) {
+			bk[j] = fb;
+			k[j] -= acc;
+			j++;
+		}
+		acc += w->fcnt[fb] + (fb == bp);
+	}
+	for (j = 0, at = 0; j < 3; j++) {
+		if (j > 0 && bk[j] == bk[j - 1]) {
+			len[j] = len[j - 1];
+			at -= len[j];
+		} else {
+			len[j] = 0;
+			for (x = w->fhead[bk[j]]; x != 0; x = w->fnext[x - 1])
+				tmp[at + len[j]++] = dur(&p->gcrec[x - 1]);
+			if (bk[j] == bp)
+				tmp[at + len[j]++] = dur(pend);
+		}
+		select_k(tmp + at, len[j], (size_t)k[j]);
+		*res[j] = tmp[at + k[j]];
+		at += len[j];
+	}
+}
+
+/* A 1 s or 10 s window counted record by record, from the newest back. */
+static void
+window_scan(const struct model *m, uint64_t lo, struct model_gc_win *out)
+{
+	const struct model_priv	*p = m->p;
+	const struct model_gc_rec *r;
+	uint64_t		 s, n = 0, pause, bal_n = 0;
+	double			 b, bal_sum = 0;
+
+	memset(out, 0, sizeof *out);
+	out->exact = 1;
+	for (s = p->gcseq; s >= 1; s--) {
+		if (s + MODEL_NGCREC <= p->gcseq) {
+			out->exact = 0;
+			break;
+		}
+		r = REC(p, s);
+		if (r->end < lo)
+			break;
+		pause = dur(r);
+		p->scratch[n++] = pause;
+		out->count++;
+		if (r->gen == MODEL_GEN_UNKNOWN)
+			out->count_nogen++;
+		else
+			gen_count(out->count_gen, r->gen, 1);
+		out->pause_total += pause;
+		if (pause > out->pause_max)
+			out->pause_max = pause;
+		out->sync_total += r->sync_ns;
+		if (r->sync_ns > out->sync_max)
+			out->sync_max = r->sync_ns;
+		out->copied += r->copied;
+		out->hist[hist_bucket(pause)]++;
+		if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
+			bal_n++;
+			bal_sum += b;
+		}
+	}
+	if (n > 0)
+		percentiles(p->scratch, (size_t)n, p->scratch2, out);
+	out->balance = bal_n > 0 ? bal_sum / (double)bal_n : -1;
+}
+
 void
 model_gc_window(const struct model *m, enum model_win w,
     struct model_gc_win *out)
 {
 	const struct model_priv	*p = m->p;
-	const struct model_gc_rec *r;
-	uint64_t		 lo, s, n = 0, pause, bal_n = 0;
-	double			 b, bal_sum = 0;
+	uint64_t		 lo, s, n = 0;
 	int			 all = 1;
 
 	lo = model_win_start(m, w);
@@ -610,51 +872,50 @@ model_gc_window(const struct model *m, enum model_win w,
 			}
 			p->scratch[n++] = dur(REC(p, s));
 		}
-		bal_n = p->bal_n;
-		bal_sum = p->bal_sum;
-	} else {
-		memset(out, 0, sizeof *out);
-		for (s = p->gcseq; s >= 1; s--) {
-			if (s + MODEL_NGCREC <= p->gcseq) {
-				all = 0;
-				break;
-			}
-			r = REC(p, s);
-			if (r->end < lo)
-				break;
-			pause = dur(r);
-			p->scratch[n++] = pause;
-			out->count++;
-			if (r->gen == MODEL_GEN_UNKNOWN)
-				out->count_nogen++;
-			else
-				gen_count(out->count_gen, r->gen, 1);
-			out->pause_total += pause;
-			if (pause > out->pause_max)
-				out->pause_max = pause;
-			out->sync_total += r->sync_ns;
-			if (r->sync_ns > out->sync_max)
-				out->sync_max = r->sync_ns;
-			out->copied += r->copied;
-			out->hist[hist_bucket(pause)]++;
-			if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
-				bal_n++;
-				bal_sum += b;
+		out->exact = all;
+		if (n > 0 && all)
+			percentiles(p->scratch, (size_t)n, p->scratch2, out);
+		else if (out->count > 0) {
+			out->p50 = hist_rank(p->fine_hist, out->count, 50,
+			    out->pause_max);
+			out->p90 = hist_rank(p->fine_hist, out->count, 90,
+			    out->pause_max);
+			out->p99 = hist_rank(p->fine_hist, out->count, 99,
+			    out->pause_max);
+		}
+		out->balance = p->bal_n > 0 ? p->bal_sum / (double)p->bal_n :
+		    -1;
+	} else if (p->gc_backward == 0 || p->gc_backward + MODEL_NGCREC <=
+	    p->gcseq + 1) {
+		window_kept(m, &p->gcw[w == MODEL_W10], lo, out);
+#ifdef MODEL_GC_CHECK
+		{
+			struct model_gc_win	chk;
+
+			window_scan(m, lo, &chk);
+			if (memcmp(&chk, out, sizeof chk) != 0) {
+				fprintf(stderr, "model_gc_window: kept and "
+				    "scanned windows differ: w %d count %llu/"
+				    "%llu max %llu/%llu p50 %llu/%llu p99 "
+				    "%llu/%llu exact %d/%d\n", w,
+				    (unsigned long long)out->count,
+				    (unsigned long long)chk.count,
+				    (unsigned long long)out->pause_max,
+				    (unsigned long long)chk.pause_max,
+				    (unsigned long long)out->p50,
+				    (unsigned long long)chk.p50,
+				    (unsigned long long)out->p99,
+				    (unsigned long long)chk.p99, out->exact,
+				    chk.exact);
+				abort();
 			}
 		}
+#endif
+	} else {
+		/* Ends out of order in the ring: the window is not a run of
+		 * records. */
+		window_scan(m, lo, out);
 	}
-	out->exact = all;
-	if (n > 0 && (all || w != MODEL_WRUN)) {
-		percentiles(p->scratch, (size_t)n, p->scratch2, out);
-	} else if (out->count > 0) {
-		out->p50 = hist_rank(p->fine_hist, out->count, 50,
-		    out->pause_max);
-		out->p90 = hist_rank(p->fine_hist, out->count, 90,
-		    out->pause_max);
-		out->p99 = hist_rank(p->fine_hist, out->count, 99,
-		    out->pause_max);
-	}
-	out->balance = bal_n > 0 ? bal_sum / (double)bal_n : -1;
 	out->gc_ns = model_sum(m, MODEL_S_GC_NS, w);
 	out->dur_ns = m->now - lo;
 	out->productivity = out->dur_ns > 0 ? 1 - (double)out->gc_ns /

@@ -134,6 +134,25 @@ struct mmu {
 	int		 first_done;	/* the window at the run's start */
 };
 
+/*
+ * GC figures over a sliding window (MODEL_W1, MODEL_W10), kept as records
+ * come (when final: no GC_STATS_GHC can change them any more) and go (out
+ * of the window, or out of the ring); model-gc.c.  Records lo..top are
+ * counted.  Pauses are also listed by fine bucket, oldest first, for the
+ * percentiles.
+ */
+struct gcwin {
+	uint64_t	 lo, top;
+	uint64_t	 count, count_nogen, count_gen[MODEL_NGEN];
+	uint64_t	 pause_total, sync_total, copied;
+	uint64_t	 hist[MODEL_NHIST];
+	uint64_t	 pmax, smax;		/* maxima, and their records; */
+	uint64_t	 pmax_seq, smax_seq;	/* 0: to be found again */
+	uint16_t	 fcnt[FINE_NHIST];
+	uint16_t	 fhead[FINE_NHIST], ftail[FINE_NHIST];	/* slot + 1 */
+	uint16_t	 fnext[MODEL_NGCREC];			/* slot + 1 */
+};
+
 /* The reorder buffer (model-reorder.c). */
 #define RQUEUES		4096	/* runs held at once */
 #define RSTREAMS	(MODEL_MAX_CAPS + 1)	/* [0]: no cap */
@@ -215,6 +234,9 @@ struct model_priv {
 	uint64_t	*scratch;	/* [MODEL_NGCREC] for percentiles */
 	uint64_t	*scratch2;	/* [MODEL_NGCREC] */
 	struct mmu	 mmu[MODEL_NMMU];
+	struct gcwin	*gcw;		/* [2]: MODEL_W1, MODEL_W10 */
+	uint64_t	 gc_backward;	/* last record ending before the one
+					 * before it (late events), or 0 */
 	uint64_t	 gc_since;	/* open collection's start for slots */
 
 	/* Heap. */

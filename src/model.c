@@ -51,6 +51,7 @@ model_init(struct model *m)
 	p->slots = xcalloc(MODEL_NSLOTS, sizeof *p->slots);
 	p->gcrec = xcalloc(MODEL_NGCREC, sizeof *p->gcrec);
 	p->gcbal = xcalloc(MODEL_NGCREC, sizeof *p->gcbal);
+	p->gcw = xcalloc(2, sizeof *p->gcw);
 	p->fine_hist = xcalloc(FINE_NHIST, sizeof *p->fine_hist);
 	p->scratch = xcalloc(MODEL_NGCREC, sizeof *p->scratch);
 	p->scratch2 = xcalloc(MODEL_NGCREC, sizeof *p->scratch2);
@@ -79,6 +80,7 @@ model_fini(struct model *m)
 	free(p->slots);
 	free(p->gcrec);
 	free(p->gcbal);
+	free(p->gcw);
 	free(p->fine_hist);
 	free(p->scratch);
 	free(p->scratch2);

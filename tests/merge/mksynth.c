@@ -2,11 +2,12 @@
  * mksynth.c: a synthetic eventlog whose capabilities' blocks interleave,
  * for the merge tests.
  *
- *	mksynth SEED EVENTS CAPS BLOCK [LATE] > FILE
+ *	mksynth SEED EVENTS CAPS BLOCK [LATE [STEP]] > FILE
  *
- * CAPS capabilities post events on their own clocks (steps of 0 to 3 ns, so
- * times tie within and across caps, now and then a step back as GHC's
- * GC_END does), into buffers flushed as blocks of about BLOCK bytes each
+ * CAPS capabilities post events on their own clocks (steps of 0 to STEP - 1
+ * ns, 4 by default, so that times tie within and across caps; now and then
+ * a step back, as GHC's GC_END does), into buffers flushed as blocks of
+ * about BLOCK bytes each
  * (BLOCK varies by cap); events without a cap go between blocks.  With
  * LATE, cap 0 holds its buffer LATE times longer: its blocks come far
  * behind the others' (the single pass must give up on it when LATE times
@@ -129,14 +130,14 @@ main(int argc, char **argv)
 {
 	struct cap	 caps[MAXCAPS];
 	uint8_t		 ev[64];
-	uint64_t	 events, i, late = 1, t, nocap_t = 0;
+	uint64_t	 events, i, late = 1, step = 4, t, nocap_t = 0;
 	size_t		 block, k;
 	int		 ncaps, c;
 	FILE		*f = stdout;
 
 	if (argc < 5) {
 		fprintf(stderr, "usage: mksynth SEED EVENTS CAPS BLOCK "
-		    "[LATE]\n");
+		    "[LATE [STEP]]\n");
 		return 2;
 	}
 	rng = strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ULL;
@@ -145,7 +146,10 @@ main(int argc, char **argv)
 	block = strtoul(argv[4], NULL, 10);
 	if (argc > 5)
 		late = strtoull(argv[5], NULL, 10);
-	if (ncaps < 1 || ncaps > MAXCAPS || block < 64)
+	if (argc > 6)
+		step = strtoull(argv[6], NULL, 10);
+	if (ncaps < 1 || ncaps > MAXCAPS || block < 64 || late < 1 ||
+	    step < 1)
 		return 2;
 
 	fwrite("hdrbhetb", 1, 8, f);
@@ -170,13 +174,13 @@ main(int argc, char **argv)
 		c = (int)(rnd() % (uint64_t)(ncaps + 1)) - 1;
 		if (c < 0) {
 			/* Without a cap: between blocks, on its own clock. */
-			nocap_t += rnd() % 4;
+			nocap_t += rnd() % step;
 			fwrite(ev, 1, event(ev, nocap_t), f);
 			continue;
 		}
-		t = caps[c].t += rnd() % 4;
-		if (rnd() % 16 == 0 && t > 8)
-			t -= rnd() % 8;		/* stamped a little early */
+		t = caps[c].t += rnd() % step;
+		if (rnd() % 16 == 0 && t > 2 * step)
+			t -= rnd() % (2 * step);	/* stamped a little early */
 		if (caps[c].n == 0)
 			caps[c].first = t;
 		k = event(caps[c].buf + caps[c].n, t);
