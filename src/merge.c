@@ -54,7 +54,7 @@
 #define MERGE_LOOK	32		/* a run's lookahead, in events: a power of 2 */
 #endif
 #ifndef MERGE_HOLD
-#define MERGE_HOLD	(16 << 20)	/* bytes the single pass may hold back */
+#define MERGE_HOLD	(8 << 20)	/* bytes the single pass may hold back */
 #endif
 #ifndef MERGE_CHUNK
 #define MERGE_CHUNK	(64 << 10)	/* its unit of file distance */
@@ -1096,6 +1096,13 @@ merge_fast_hold(struct merge_fast *f, struct merge_stream *s, uint64_t time,
 			    sizeof *s->v);
 			s->n -= s->head;
 			s->head = 0;
+			if (s->n < s->size / 4 && s->size > MERGE_SHRINK) {
+				/* Mostly let out: give room back. */
+				s->size /= 2;
+				if ((v = realloc(s->v, s->size * sizeof *v)) !=
+				    NULL)
+					s->v = v;
+			}
 		} else {
 			s->size = s->size ? 2 * s->size : 64;
 			if ((v = realloc(s->v, s->size * sizeof *v)) == NULL)
