@@ -1113,18 +1113,24 @@ merge_fast_hold(struct merge_fast *f, struct merge_stream *s, uint64_t time,
 	at = s->n;
 	if (at > s->head && s->v[at - 1].time > time) {
 		/* Earlier than the stream's last: find its place (after
-		 * equal times, which are earlier in the file). */
-		lo = s->head;
-		hi = at - 1;
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			if (s->v[mid].time > time)
-				hi = mid;
-			else
-				lo = mid + 1;
+		 * equal times, which are earlier in the file), usually among
+		 * the last few. */
+		for (lo = at - 1; lo > s->head && at - lo < 8 &&
+		    s->v[lo - 1].time > time; lo--)
+			;
+		if (lo > s->head && s->v[lo - 1].time > time) {
+			hi = lo - 1;
+			lo = s->head;
+			while (lo < hi) {
+				mid = lo + (hi - lo) / 2;
+				if (s->v[mid].time > time)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
 		}
-		at = lo;
-		memmove(s->v + at + 1, s->v + at, (s->n - at) * sizeof *s->v);
+		for (at = s->n; at > lo; at--)
+			s->v[at] = s->v[at - 1];
 	}
 	s->v[at].time = time;
 	s->v[at].off = (uint32_t)off;
@@ -1149,11 +1155,11 @@ static __attribute__((noinline)) int
 merge_fast_chunk(struct merge *m, struct merge_fast *f)
 {
 	struct merge_stream	*s;
-	const uint8_t		*p, *buf;
-	uint64_t		 keep, start, stop, t, cmax = 0, lo, hi, pos;
-	uint64_t		 avail;
-	uint32_t		 nring = f->lag + 1;
-	size_t			 total;
+	const uint8_t		*p, *buf, *pstop, *pend;
+	const int32_t		*tsize;
+	uint64_t		 keep, start, stop, t, cmax = 0, pos;
+	uint32_t		 nring = f->lag + 1, off;
+	size_t			 total, avail;
 	int64_t			 left;
 	int32_t			 size, cap;
 	uint16_t		 capf, tag;
@@ -1170,31 +1176,42 @@ merge_fast_chunk(struct merge *m, struct merge_fast *f)
 		merge_fail(m, "the file could not be read again");
 		return -1;
 	}
+	/* Events from p up to pstop, bytes up to pend; an event at p is at
+	 * file offset f->lo + (p - buf). */
 	buf = f->buf;
-	lo = f->lo;
-	hi = f->hi;
+	p = buf + (f->pos - f->lo);
+	pstop = buf + (stop - f->lo);
+	pend = buf + (f->hi - f->lo);
+	tsize = f->tsize;
 	cap = f->block_cap;
 	left = f->block_left;
-	s = merge_fast_stream(f, cap < 0 ? 0xffff : (uint16_t)cap);
-	for (pos = f->pos; pos < stop; pos += total) {
-		p = buf + (pos - lo);
-		avail = hi - pos;
-		if (avail < 2)
-			goto changed;
-		tag = merge_be16(p);
-		if ((size = f->tsize[tag]) >= 2)
+	if ((s = merge_fast_stream(f, cap < 0 ? 0xffff : (uint16_t)cap)) ==
+	    NULL)
+		goto nomem;
+	for (; p < pstop; p += total) {
+		avail = (size_t)(pend - p);
+		if (avail < 12) {
+			/* Only at the very end: a fixed-size event of 10 or
+			 * 11 bytes. */
+			if (avail < 10 || (size = tsize[merge_be16(p)]) < 2)
+				goto changed;
+			tag = merge_be16(p);
 			total = 8 + (size_t)size;
-		else if (size == 1 && avail >= 12)
-			total = 12 + (size_t)merge_be16(p + 10);
-		else
-			goto changed;
+		} else {
+			tag = merge_be16(p);
+			if ((size = tsize[tag]) >= 2)
+				total = 8 + (size_t)size;
+			else if (size == 1)
+				total = 12 + (size_t)merge_be16(p + 10);
+			else
+				goto changed;
+		}
 		if (avail < total)
 			goto changed;
 		t = merge_be64(p + 2);
 		if (t > cmax)
 			cmax = t;
-		if (s == NULL)
-			goto nomem;
+		off = (uint32_t)(f->lo + (uint64_t)(p - buf));
 		if (tag == PROTO_BLOCK_MARKER && f->marker) {
 			/* As the decoder: u32 size, u64 end time, u16 cap. */
 			capf = merge_be16(p + 22);
@@ -1206,23 +1223,25 @@ merge_fast_chunk(struct merge *m, struct merge_fast *f)
 				goto nomem;
 		} else if (cap >= 0 && (left -= (int64_t)total) <= 0) {
 			/* The block's last event: the next are capless. */
-			if (merge_fast_hold(f, s, t, pos, (uint32_t)total) == -1)
+			if (merge_fast_hold(f, s, t, off, (uint32_t)total) == -1)
 				goto nomem;
 			cap = PROTO_NO_CAP;
-			s = merge_fast_stream(f, 0xffff);
+			if ((s = merge_fast_stream(f, 0xffff)) == NULL)
+				goto nomem;
 			continue;
 		}
 		if (s->n < s->size && s->n > s->head &&
 		    s->v[s->n - 1].time <= t) {
 			/* In order after the stream's last: append. */
 			s->v[s->n].time = t;
-			s->v[s->n].off = (uint32_t)pos;
+			s->v[s->n].off = off;
 			s->v[s->n].size = (uint32_t)total;
 			s->n++;
-		} else if (merge_fast_hold(f, s, t, pos, (uint32_t)total) ==
+		} else if (merge_fast_hold(f, s, t, off, (uint32_t)total) ==
 		    -1)
 			goto nomem;
 	}
+	pos = f->lo + (uint64_t)(p - buf);
 	f->pos = pos;
 	f->block_cap = cap;
 	f->block_left = left;
