@@ -377,22 +377,52 @@ model_thread_find(const struct model *m, uint32_t id)
 	return t != NULL ? &t->pub : NULL;
 }
 
+/*
+ * A window, worked out once for a pass over the whole table: the divisions
+ * behind a window's slots cost more than the rest of a thread's figures.
+ */
+struct thr_win {
+	enum model_win	 w;
+	uint64_t	 start, lo, hi;	/* start in ns; lo..hi slots */
+};
+
+static void
+thr_win_init(struct thr_win *q, const struct model *m, enum model_win w)
+{
+	uint64_t	unit = w == MODEL_W1 ? MODEL_SLOT_NS : SEC_NS;
+
+	q->w = w;
+	q->start = model_win_start(m, w);
+	q->lo = q->start / unit;
+	q->hi = m->now / unit;
+}
+
 /* CPU of a thread in a window, its running span included. */
 static uint64_t
-thr_cpu(const struct model *m, const struct mthr *t, enum model_win w)
+thr_cpu(const struct model *m, const struct mthr *t, const struct thr_win *q)
 {
 	const struct mcap	*c;
-	uint64_t		 v, lo = model_win_start(m, w);
+	const uint32_t		*ring;
+	uint64_t		 v = 0, at, lo = q->lo, hi = q->hi, s;
 
-	if (w == MODEL_WRUN)
+	if (q->w == MODEL_WRUN)
 		v = t->epoch == m->p->epoch ? t->pub.cpu_ns - t->cpu_base : 0;
-	else
-		v = wctr_sum(&t->cpu, m, w);
+	else {
+		/* As wctr_sum(), with the window's slots given. */
+		ring = q->w == MODEL_W1 ? t->cpu.fine : t->cpu.coarse;
+		at = q->w == MODEL_W1 ? t->cpu.fine_at : t->cpu.coarse_at;
+		if (hi > at)
+			hi = at;
+		if (at >= WIN_SLOTS && lo < at - WIN_SLOTS + 1)
+			lo = at - WIN_SLOTS + 1;
+		for (s = lo; s <= hi; s++)
+			v += ring[s % WIN_SLOTS];
+	}
 	if (t->pub.state == MODEL_T_RUNNING && t->pub.cap >= 0 &&
 	    t->pub.cap < MODEL_MAX_CAPS &&
 	    (c = (const struct mcap *)m->caps[t->pub.cap]) != NULL &&
 	    c->cur == t && c->pub.state == MODEL_CAP_RUN)
-		v += model_overlap(c->pub.since, m->now, lo, m->now);
+		v += model_overlap(c->pub.since, m->now, q->start, m->now);
 	return v;
 }
 
@@ -471,15 +501,18 @@ model_threads_sorted(const struct model *m, enum model_win w,
 {
 	struct mthr		*t, *tmp;
 	struct model_thread_row	 r, x;
+	struct thr_win		 q;
 	uint64_t		 dur = model_win_ns(m, w);
+	double			 per = dur > 0 ? 1.0 / (double)dur : 0;
 	int			 k = 0, i;
 
 	if (n <= 0)
 		return 0;
+	thr_win_init(&q, m, w);
 	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
 		r.t = &t->pub;
-		r.cpu_ns = thr_cpu(m, t, w);
-		r.share = dur > 0 ? (double)r.cpu_ns / (double)dur : 0;
+		r.cpu_ns = thr_cpu(m, t, &q);
+		r.share = (double)r.cpu_ns * per;
 		if (k < n) {
 			rows[k] = r;
 			heap_up(rows, k++, by);
