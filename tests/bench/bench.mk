@@ -2,7 +2,10 @@
 # --json` (and, from the other areas' BENCHES, replay, sources and UI), on a
 # large log made at bench time from a real one.  Each prints MB/s, events/s
 # (all events, block markers included, as the decoder counts them) and peak
-# RSS.
+# RSS, and fails over its budget: the decoder at 1 GB/s (best of three
+# runs); show in 1/20 of the 59 s ghc-events takes on 459 MB, scaled to the
+# log's size, in under 100 MB; batch in under 64 MB.  (The issue's batch
+# target, 73 M events/s, is printed next to the figure, not enforced.)
 BENCH_MB  ?= 500
 BENCH_SRC ?= $(firstword $(wildcard tests/fixtures/gc.eventlog) $(CORPUS)/parallelTest.eventlog)
 BENCH_LOG := build/bench/big.eventlog
@@ -21,15 +24,19 @@ $(BENCH_LOG): build/bench/mklog $(BENCH_SRC)
 $(BENCH_LOG).events: $(BENCH_LOG) build/bench/bench_decode
 	build/bench/bench_decode -c $(BENCH_LOG) > $@
 
+# 59 s / 20 for 459 MB (481,296,384 bytes), scaled.
+BENCH_SHOW_S = $$(awk -v s=$$(stat -c %s $(BENCH_LOG)) 'BEGIN { printf "%.2f", 2.95 * s / 481296384 }')
+
 bench-decode: build/bench/bench_decode $(BENCH_LOG)
 	@uptime
-	build/bench/bench_decode $(BENCH_LOG)
+	build/bench/bench_decode -m 1000 $(BENCH_LOG)
 
 bench-show: evtop build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
-	build/bench/runrss "evtop show $(BENCH_LABEL)" $(BENCH_RATES) ./evtop show $(BENCH_LOG)
+	build/bench/runrss "evtop show $(BENCH_LABEL)" $(BENCH_RATES) -t $(BENCH_SHOW_S) -m 100 ./evtop show $(BENCH_LOG)
 
 bench-batch: evtop build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
-	build/bench/runrss "evtop --batch --json $(BENCH_LABEL)" $(BENCH_RATES) ./evtop --batch --json $(BENCH_LOG)
+	@echo "evtop --batch --json: the issue's target is 73 M events/s (10x ghc-events' bare decode)"
+	build/bench/runrss "evtop --batch --json $(BENCH_LABEL)" $(BENCH_RATES) -m 64 ./evtop --batch --json $(BENCH_LOG)
 	@uptime
 
 BENCHES += bench-decode bench-show bench-batch

@@ -1,11 +1,15 @@
 /*
  * runrss.c: run a command, then print its wall and CPU time, throughput
- * and peak RSS.
+ * and peak RSS, and whether they are within a budget.
  *
- *	runrss LABEL [-b BYTES] [-e EVENTS] COMMAND [ARG...]
+ *	runrss LABEL [-b BYTES] [-e EVENTS] [-t CPU_SECONDS] [-m RSS_MB]
+ *	    COMMAND [ARG...]
  *
  * The command's stdout goes to /dev/null.  With -b and -e, the rates are
- * BYTES and EVENTS over the wall time (and over the CPU time).
+ * BYTES and EVENTS over the wall time (and over the CPU time).  With -t or
+ * -m, the CPU time (which other load on the machine changes less than the
+ * wall time) and the peak RSS must stay below them: else it says so and
+ * exits 1.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,7 +25,7 @@ main(int argc, char **argv)
 {
 	struct rusage	ru;
 	struct timespec	a, b;
-	double		wall, cpu, bytes = 0, events = 0;
+	double		wall, cpu, bytes = 0, events = 0, max_cpu = 0, max_rss = 0;
 	pid_t		pid;
 	int		status, fd, i = 2;
 
@@ -30,6 +34,10 @@ main(int argc, char **argv)
 			bytes = strtod(argv[i + 1], NULL);
 		else if (strcmp(argv[i], "-e") == 0)
 			events = strtod(argv[i + 1], NULL);
+		else if (strcmp(argv[i], "-t") == 0)
+			max_cpu = strtod(argv[i + 1], NULL);
+		else if (strcmp(argv[i], "-m") == 0)
+			max_rss = strtod(argv[i + 1], NULL);
 		else
 			break;
 	}
@@ -59,5 +67,25 @@ main(int argc, char **argv)
 		    bytes / 1e6 / cpu, events / 1e6 / cpu);
 	printf(", peak RSS %ld MB, exit %d\n", ru.ru_maxrss / 1024,
 	    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		printf("%s: FAILED\n", argv[1]);
+		return 1;
+	}
+	if ((max_cpu > 0 && cpu > max_cpu) || (max_rss > 0 &&
+	    (double)ru.ru_maxrss / 1024 >= max_rss)) {
+		printf("%s: OVER BUDGET (%.2f s CPU for %.2f, %ld MB RSS for "
+		    "%.0f)\n", argv[1], cpu, max_cpu, ru.ru_maxrss / 1024,
+		    max_rss);
+		return 1;
+	}
+	if (max_cpu > 0 || max_rss > 0) {
+		printf("%s: within budget (", argv[1]);
+		if (max_cpu > 0)
+			printf("CPU < %.2f s%s", max_cpu, max_rss > 0 ?
+			    ", " : "");
+		if (max_rss > 0)
+			printf("peak RSS < %.0f MB", max_rss);
+		printf(")\n");
+	}
 	return 0;
 }
