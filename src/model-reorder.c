@@ -175,7 +175,18 @@ release_one(struct model *m)
 	if (--q->n > 0) {
 		q->head_time = q->head->time;
 		q->head_seq = q->head->seq;
-		heap_down(ro, 0);
+		/* Usually two or three runs: the root stays unless a child
+		 * now comes first. */
+		if (ro->nheap <= 3) {
+			int	k = ro->nheap == 3 && q_before(ro, ro->heap[2],
+			    ro->heap[1]) ? 2 : 1;
+
+			if (k < ro->nheap && q_before(ro, ro->heap[k], qi)) {
+				heap_set(ro, 0, ro->heap[k]);
+				heap_set(ro, k, qi);
+			}
+		} else
+			heap_down(ro, 0);
 	}
 	else {
 		q->tail = NULL;
@@ -341,7 +352,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 		model_apply_one(m, ev);
 		return;
 	}
-	st = ev->cap < 0 ? 0 : 1 + ev->cap % MODEL_MAX_CAPS;
+	st = ev->cap < 0 ? 0 : 1 + (int)((uint32_t)ev->cap % MODEL_MAX_CAPS);
 
 	/* Room first: making it may release events and close runs. */
 	if ((c = ro->chunk[st]) == NULL || c->used + need > RCHUNK_BYTES) {
@@ -400,7 +411,12 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 		q->tail->next = h;
 		q->tail = h;
 		q->tail_time = h->time;
-		tail_add(ro, st, RTAIL, h);
+		if (ro->tw_n[st] == RTAIL) {
+			/* The common case (tail_add's first). */
+			ro->tw[st][ro->tw_at[st]] = h;
+			ro->tw_at[st] = (uint8_t)((ro->tw_at[st] + 1) % RTAIL);
+		} else
+			tail_add(ro, st, RTAIL, h);
 	} else if (where == PLACE_HEAD) {
 		/* Older than all the run holds: its new head. */
 		h->next = q->head;
