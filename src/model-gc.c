@@ -4,8 +4,10 @@
  * A collection starts at a GC_START when no cap is in GC and ends at the
  * GC_END that leaves none in GC (events without a cap count as one more
  * cap).  Each collection becomes a record in a ring of MODEL_NGCREC; the
- * 1 s and 10 s figures are computed from the ring when asked, the whole-run
- * ones are accumulated as collections end.
+ * whole-run figures are accumulated as collections end; the 1 s and 10 s
+ * ones are kept as records enter and leave each window (struct gcwin),
+ * brought up to date when asked (record by record when late events made
+ * the ring's ends go back: then the windows are not runs of records).
  */
 #include <stdlib.h>
 #include <string.h>
