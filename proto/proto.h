@@ -291,6 +291,7 @@ size_t		  proto_show_type(const struct proto_dec *, uint16_t, char *,
 
 /* text.c */
 size_t		  proto_utf8_next(const char *, size_t, uint32_t *);
+size_t		  proto_utf8_put(uint32_t, char *);
 size_t		  proto_utf8_lenient(const char *, size_t, char *, size_t);
 size_t		  proto_haskell_show_list(const char *, size_t, char *,
 		      size_t);

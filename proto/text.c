@@ -58,8 +58,9 @@ proto_utf8_next(const char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-static size_t
-utf8_put(uint32_t c, char *out)
+/* Encode one code point; out has room for 4 bytes. */
+size_t
+proto_utf8_put(uint32_t c, char *out)
 {
 	if (c < 0x80) {
 		out[0] = (char)c;
@@ -100,7 +101,7 @@ proto_utf8_lenient(const char *in, size_t n, char *out, size_t outsize)
 			continue;
 		}
 		i += proto_utf8_next((const char *)p + i, n - i, &c);
-		k = utf8_put(c, tmp);
+		k = proto_utf8_put(c, tmp);
 		if (o + k > outsize)
 			break;
 		memcpy(out + o, tmp, k);
@@ -127,7 +128,7 @@ proto_sanitize(const char *in, size_t n, char *out, size_t outsize)
 		    c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
 		    (c >= 0x2066 && c <= 0x2069))
 			c = '.';
-		k = utf8_put(c, tmp);
+		k = proto_utf8_put(c, tmp);
 		if (o + k > outsize)
 			break;
 		memcpy(out + o, tmp, k);

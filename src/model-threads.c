@@ -402,22 +402,14 @@ static uint64_t
 thr_cpu(const struct model *m, const struct mthr *t, const struct thr_win *q)
 {
 	const struct mcap	*c;
-	const uint32_t		*ring;
-	uint64_t		 v = 0, at, lo = q->lo, hi = q->hi, s;
+	uint64_t		 v;
 
 	if (q->w == MODEL_WRUN)
 		v = t->epoch == m->p->epoch ? t->pub.cpu_ns - t->cpu_base : 0;
-	else {
-		/* As wctr_sum(), with the window's slots given. */
-		ring = q->w == MODEL_W1 ? t->cpu.fine : t->cpu.coarse;
-		at = q->w == MODEL_W1 ? t->cpu.fine_at : t->cpu.coarse_at;
-		if (hi > at)
-			hi = at;
-		if (at >= WIN_SLOTS && lo < at - WIN_SLOTS + 1)
-			lo = at - WIN_SLOTS + 1;
-		for (s = lo; s <= hi; s++)
-			v += ring[s % WIN_SLOTS];
-	}
+	else if (q->w == MODEL_W1)
+		v = wring_sum(t->cpu.fine, t->cpu.fine_at, q->lo, q->hi);
+	else
+		v = wring_sum(t->cpu.coarse, t->cpu.coarse_at, q->lo, q->hi);
 	if (t->pub.state == MODEL_T_RUNNING && t->pub.cap >= 0 &&
 	    t->pub.cap < MODEL_MAX_CAPS &&
 	    (c = (const struct mcap *)m->caps[t->pub.cap]) != NULL &&

@@ -546,49 +546,45 @@ model_history(const struct model *m, enum model_series s, double *out, int n)
 /* ------------------------------------------------------------------ */
 /* Small windowed counters. */
 
+/* Add v at slot s of a ring whose newest slot is *at; older slots drop. */
 static void
-wctr_fine(struct wctr *w, uint64_t s, uint32_t v)
+wring_add(uint32_t *ring, uint32_t *at, uint64_t s, uint32_t v)
 {
 	uint32_t	i, d;
 
-	if (s > w->fine_at) {
-		d = s - w->fine_at >= WIN_SLOTS ? WIN_SLOTS :
-		    (uint32_t)(s - w->fine_at);
+	if (s > *at) {
+		d = s - *at >= WIN_SLOTS ? WIN_SLOTS : (uint32_t)(s - *at);
 		for (i = 1; i <= d; i++)
-			w->fine[(s - d + i) % WIN_SLOTS] = 0;
-		w->fine_at = (uint32_t)s;
-	} else if (w->fine_at - s >= WIN_SLOTS)
+			ring[(s - d + i) % WIN_SLOTS] = 0;
+		*at = (uint32_t)s;
+	} else if (*at - s >= WIN_SLOTS)
 		return;
-	if (w->fine[s % WIN_SLOTS] > UINT32_MAX - v)
-		w->fine[s % WIN_SLOTS] = UINT32_MAX;
+	if (ring[s % WIN_SLOTS] > UINT32_MAX - v)
+		ring[s % WIN_SLOTS] = UINT32_MAX;
 	else
-		w->fine[s % WIN_SLOTS] += v;
+		ring[s % WIN_SLOTS] += v;
 }
 
-static void
-wctr_coarse(struct wctr *w, uint64_t s, uint32_t v)
+/* The sum of slots lo..hi of a ring whose newest slot is at. */
+uint64_t
+wring_sum(const uint32_t *ring, uint64_t at, uint64_t lo, uint64_t hi)
 {
-	uint32_t	i, d;
+	uint64_t	s, v = 0;
 
-	if (s > w->coarse_at) {
-		d = s - w->coarse_at >= WIN_SLOTS ? WIN_SLOTS :
-		    (uint32_t)(s - w->coarse_at);
-		for (i = 1; i <= d; i++)
-			w->coarse[(s - d + i) % WIN_SLOTS] = 0;
-		w->coarse_at = (uint32_t)s;
-	} else if (w->coarse_at - s >= WIN_SLOTS)
-		return;
-	if (w->coarse[s % WIN_SLOTS] > UINT32_MAX - v)
-		w->coarse[s % WIN_SLOTS] = UINT32_MAX;
-	else
-		w->coarse[s % WIN_SLOTS] += v;
+	if (hi > at)
+		hi = at;
+	if (at >= WIN_SLOTS && lo < at - WIN_SLOTS + 1)
+		lo = at - WIN_SLOTS + 1;
+	for (s = lo; s <= hi; s++)
+		v += ring[s % WIN_SLOTS];
+	return v;
 }
 
 void
 wctr_add(struct wctr *w, uint64_t t, uint32_t v)
 {
-	wctr_fine(w, t / MODEL_SLOT_NS, v);
-	wctr_coarse(w, t / SEC_NS, v);
+	wring_add(w->fine, &w->fine_at, t / MODEL_SLOT_NS, v);
+	wring_add(w->coarse, &w->coarse_at, t / SEC_NS, v);
 }
 
 /* Add the length of [t0, t1) to the slots and seconds it covers. */
@@ -612,9 +608,11 @@ wctr_span(struct wctr *w, uint64_t t0, uint64_t t1)
 			if (end > t1)
 				end = t1;
 			if (pass == 0)
-				wctr_fine(w, a, (uint32_t)(end - u));
+				wring_add(w->fine, &w->fine_at, a,
+				    (uint32_t)(end - u));
 			else
-				wctr_coarse(w, a, (uint32_t)(end - u));
+				wring_add(w->coarse, &w->coarse_at, a,
+				    (uint32_t)(end - u));
 			u = end;
 		}
 	}
@@ -623,29 +621,12 @@ wctr_span(struct wctr *w, uint64_t t0, uint64_t t1)
 uint64_t
 wctr_sum(const struct wctr *w, const struct model *m, enum model_win win)
 {
-	uint64_t	lo, hi, s, v = 0;
+	uint64_t	unit = win == MODEL_W1 ? MODEL_SLOT_NS : SEC_NS;
+	uint64_t	lo = model_win_start(m, win) / unit, hi = m->now / unit;
 
-	if (win == MODEL_W1) {
-		hi = m->now / MODEL_SLOT_NS;
-		lo = model_win_start(m, win) / MODEL_SLOT_NS;
-		if (hi > w->fine_at)
-			hi = w->fine_at;
-		if (w->fine_at >= WIN_SLOTS && lo < w->fine_at - WIN_SLOTS + 1)
-			lo = w->fine_at - WIN_SLOTS + 1;
-		for (s = lo; s <= hi; s++)
-			v += w->fine[s % WIN_SLOTS];
-	} else {
-		hi = m->now / SEC_NS;
-		lo = model_win_start(m, win) / SEC_NS;
-		if (hi > w->coarse_at)
-			hi = w->coarse_at;
-		if (w->coarse_at >= WIN_SLOTS &&
-		    lo < w->coarse_at - WIN_SLOTS + 1)
-			lo = w->coarse_at - WIN_SLOTS + 1;
-		for (s = lo; s <= hi; s++)
-			v += w->coarse[s % WIN_SLOTS];
-	}
-	return v;
+	if (win == MODEL_W1)
+		return wring_sum(w->fine, w->fine_at, lo, hi);
+	return wring_sum(w->coarse, w->coarse_at, lo, hi);
 }
 
 /* ------------------------------------------------------------------ */

@@ -62,31 +62,6 @@ lines_reset(struct lines *l, int width, int height)
 	}
 }
 
-size_t
-lines_utf8_put(uint32_t c, char *out)
-{
-	if (c < 0x80) {
-		out[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (char)(0xc0 | (c >> 6));
-		out[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (char)(0xe0 | (c >> 12));
-		out[1] = (char)(0x80 | ((c >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (c >> 18));
-	out[1] = (char)(0x80 | ((c >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((c >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
-}
-
 /* Columns a code point takes: 0 (dropped), 1 or 2. */
 static int
 lines_cp_width(uint32_t c, int ascii)
@@ -387,7 +362,7 @@ lines_row_text(const struct lines *l, int y, char *buf, size_t size)
 		for (x = 0; x < l->width; x++) {
 			if (cell[x].ch == 0)
 				continue;
-			k = lines_utf8_put(cell[x].ch, tmp);
+			k = proto_utf8_put(cell[x].ch, tmp);
 			if (o + k >= size)
 				break;
 			memcpy(buf + o, tmp, k);

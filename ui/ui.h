@@ -111,7 +111,6 @@ void		 lines_blit(struct lines *, int, int, const struct lines *);
 size_t		 lines_row_text(const struct lines *, int, char *, size_t);
 size_t		 lines_text(const struct lines *, char *, size_t);
 int		 lines_width(const char *, size_t, int);
-size_t		 lines_utf8_put(uint32_t, char *);
 
 /* fmt.c: figures as short text, bars and sparklines */
 #define FMT_MAX	32
