@@ -245,18 +245,12 @@ model_cap_history(const struct model *m, const struct model_cap *pc,
 {
 	const struct mcap	*c = (const struct mcap *)pc;
 	const struct model_priv	*p = m->p;
-	uint64_t		 a, first, lo, hi, run;
+	uint64_t		 a, lo, hi, run;
 	int			 k = 0;
 
 	if (!p->started || n <= 0)
 		return 0;
-	if (n > MODEL_NSLOTS)
-		n = MODEL_NSLOTS;
-	first = m->prog.start / MODEL_SLOT_NS;
-	a = p->slot + 1 >= (uint64_t)n ? p->slot + 1 - (uint64_t)n : 0;
-	if (a < first)
-		a = first;
-	for (; a <= p->slot; a++) {
+	for (a = model_history_first(m, n); a <= p->slot; a++) {
 		lo = a * MODEL_SLOT_NS;
 		hi = lo + MODEL_SLOT_NS;
 		run = c->run[a % MODEL_NSLOTS];

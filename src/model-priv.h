@@ -300,6 +300,7 @@ void		 wctr_add(struct wctr *, uint64_t, uint32_t);
 void		 wctr_span(struct wctr *, uint64_t, uint64_t);
 uint64_t	 wctr_sum(const struct wctr *, const struct model *,
 		     enum model_win);
+uint64_t	 model_history_first(const struct model *, int);
 uint64_t	 wring_sum(const uint32_t *, uint64_t, uint64_t, uint64_t);
 uint64_t	 model_win_start_at(uint64_t, uint64_t, enum model_win);
 uint64_t	 model_overlap(uint64_t, uint64_t, uint64_t, uint64_t);

@@ -330,34 +330,58 @@ model_gauge(struct model *m, enum model_series s, uint64_t v)
 	m->p->slots[m->p->slot % MODEL_NSLOTS].v[s] = v;
 }
 
+/*
+ * The slots the span [t0, t1) covers that the history still holds: first
+ * and last slot, with *t0 moved up to the first one's start.  0 if none.
+ */
+static int
+model_span_slots(const struct model_priv *p, uint64_t *t0, uint64_t t1,
+    uint64_t *a, uint64_t *b)
+{
+	uint64_t	lo;
+
+	if (t1 <= *t0)
+		return 0;
+	lo = p->slot + 1 > MODEL_NSLOTS ? p->slot + 1 - MODEL_NSLOTS : 0;
+	*a = *t0 / MODEL_SLOT_NS;
+	*b = (t1 - 1) / MODEL_SLOT_NS;
+	if (*a < lo) {
+		*a = lo;
+		*t0 = lo * MODEL_SLOT_NS;
+	}
+	if (*b > p->slot)
+		*b = p->slot;
+	return *a <= *b;
+}
+
+/* The part of [t0, t1) in slot a, t0 being where the slot's part starts. */
+static uint64_t
+model_span_piece(uint64_t a, uint64_t *t0, uint64_t t1)
+{
+	uint64_t	end = (a + 1) * MODEL_SLOT_NS, v;
+
+	if (end > t1)
+		end = t1;
+	v = end > *t0 ? end - *t0 : 0;
+	*t0 = end;
+	return v;
+}
+
 /* Split the span [t0, t1) over the slots it covers. */
 void
 model_span(struct model *m, enum model_series s, uint64_t t0, uint64_t t1)
 {
 	struct model_priv	*p = m->p;
-	uint64_t		 a, b, lo, end;
+	uint64_t		 a, b;
 
 	if (t1 <= t0)
 		return;
 	if (t1 > m->reset_at)
 		p->run_tot[s] += t1 - (t0 > m->reset_at ? t0 : m->reset_at);
-	lo = p->slot + 1 > MODEL_NSLOTS ? p->slot + 1 - MODEL_NSLOTS : 0;
-	a = t0 / MODEL_SLOT_NS;
-	b = (t1 - 1) / MODEL_SLOT_NS;
-	if (a < lo) {
-		a = lo;
-		t0 = lo * MODEL_SLOT_NS;
-	}
-	if (b > p->slot)
-		b = p->slot;
-	for (; a <= b; a++) {
-		end = (a + 1) * MODEL_SLOT_NS;
-		if (end > t1)
-			end = t1;
-		if (end > t0)
-			p->slots[a % MODEL_NSLOTS].v[s] += end - t0;
-		t0 = end;
-	}
+	if (!model_span_slots(p, &t0, t1, &a, &b))
+		return;
+	for (; a <= b; a++)
+		p->slots[a % MODEL_NSLOTS].v[s] += model_span_piece(a, &t0, t1);
 }
 
 /* The same for a cap's own ring of ns per slot. */
@@ -365,28 +389,13 @@ void
 model_span_ring(const struct model *m, uint32_t *ring, uint64_t t0,
     uint64_t t1)
 {
-	const struct model_priv	*p = m->p;
-	uint64_t		 a, b, lo, end;
+	uint64_t	a, b;
 
-	if (t1 <= t0)
+	if (!model_span_slots(m->p, &t0, t1, &a, &b))
 		return;
-	lo = p->slot + 1 > MODEL_NSLOTS ? p->slot + 1 - MODEL_NSLOTS : 0;
-	a = t0 / MODEL_SLOT_NS;
-	b = (t1 - 1) / MODEL_SLOT_NS;
-	if (a < lo) {
-		a = lo;
-		t0 = lo * MODEL_SLOT_NS;
-	}
-	if (b > p->slot)
-		b = p->slot;
-	for (; a <= b; a++) {
-		end = (a + 1) * MODEL_SLOT_NS;
-		if (end > t1)
-			end = t1;
-		if (end > t0)
-			ring[a % MODEL_NSLOTS] += (uint32_t)(end - t0);
-		t0 = end;
-	}
+	for (; a <= b; a++)
+		ring[a % MODEL_NSLOTS] += (uint32_t)model_span_piece(a, &t0,
+		    t1);
 }
 
 uint64_t
@@ -516,22 +525,29 @@ model_rate(const struct model *m, enum model_series s, enum model_win w)
 	return (double)model_sum(m, s, w) * 1e9 / (double)ns;
 }
 
+/* The first slot of a history of at most n slots, not before the run. */
+uint64_t
+model_history_first(const struct model *m, int n)
+{
+	const struct model_priv	*p = m->p;
+	uint64_t		 first = m->prog.start / MODEL_SLOT_NS, a;
+
+	if (n > MODEL_NSLOTS)
+		n = MODEL_NSLOTS;
+	a = p->slot + 1 >= (uint64_t)n ? p->slot + 1 - (uint64_t)n : 0;
+	return a > first ? a : first;
+}
+
 int
 model_history(const struct model *m, enum model_series s, double *out, int n)
 {
 	const struct model_priv	*p = m->p;
-	uint64_t		 first, a, lo;
+	uint64_t		 a, lo;
 	int			 k = 0;
 
 	if (!p->started || n <= 0)
 		return 0;
-	if (n > MODEL_NSLOTS)
-		n = MODEL_NSLOTS;
-	first = m->prog.start / MODEL_SLOT_NS;
-	a = p->slot + 1 >= (uint64_t)n ? p->slot + 1 - (uint64_t)n : 0;
-	if (a < first)
-		a = first;
-	for (; a <= p->slot; a++) {
+	for (a = model_history_first(m, n); a <= p->slot; a++) {
 		out[k] = (double)slot_val(m, a, s);
 		if (s < MODEL_S_FIRST_GAUGE) {
 			lo = a * MODEL_SLOT_NS;
