@@ -1161,6 +1161,32 @@ proto_dec_one(const struct proto_dec *d, const void *buf, size_t n,
 	return fields(ev) == NULL ? PROTO_EVENT : PROTO_ERROR;
 }
 
+/*
+ * Decode the event at buf, avail bytes there, with this decoder's header,
+ * for a reader that frames a stream itself (src/order.c): its size, 0 if
+ * avail is too short for it, -1 if its tag is not declared.  A framed
+ * event whose fields do not parse gives its size and *why.
+ */
+long
+proto_dec_at(const struct proto_dec *d, const void *buf, size_t avail,
+    int32_t cap, struct proto_ev *ev, const char **why)
+{
+	long	total;
+
+	if (d->types == NULL || (total = frame(d->types, buf, avail, ev)) <= 0)
+		return d->types == NULL ? -1 : total;
+	ev->cap = cap;
+	*why = fields(ev);
+	return total;
+}
+
+/* The header's size per tag, biased as struct proto_types says. */
+const int32_t *
+proto_dec_sizes(const struct proto_dec *d)
+{
+	return d->types != NULL ? d->types->size : NULL;
+}
+
 /* Everything but a whole declared event among events. */
 static __attribute__((noinline)) enum proto_res
 next_slow(struct proto_dec *d, struct proto_ev *ev)

@@ -271,6 +271,9 @@ void		  proto_dec_seek(struct proto_dec *, uint64_t, int32_t,
 		      int64_t);
 enum proto_res	  proto_dec_one(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *);
+long		  proto_dec_at(const struct proto_dec *, const void *, size_t,
+		      int32_t, struct proto_ev *, const char **);
+const int32_t	 *proto_dec_sizes(const struct proto_dec *);
 void		  proto_dec_block_state(const struct proto_dec *, int32_t *,
 		      int64_t *);
 const char	 *proto_fields(struct proto_ev *);
@@ -296,6 +299,29 @@ size_t		  proto_utf8_lenient(const char *, size_t, char *, size_t);
 size_t		  proto_haskell_show_list(const char *, size_t, char *,
 		      size_t);
 size_t		  proto_sanitize(const char *, size_t, char *, size_t);
+
+/*
+ * The size of the event at p (n bytes there) by a header's size table
+ * (proto_dec_sizes: declared size + 2, 1 for variable, 0 for undeclared):
+ * 0 if n is too short to tell or to hold it, -1 if the tag is undeclared.
+ */
+static inline long
+proto_frame_len(const int32_t *size, const uint8_t *p, size_t n)
+{
+	int32_t	s;
+	size_t	total;
+
+	if (n < 2)
+		return 0;
+	s = size[(p[0] << 8) | p[1]];
+	if (s >= 2)
+		total = 10 + (size_t)(s - 2);
+	else if (s == 1 && n >= 12)
+		total = 12 + (((size_t)p[10] << 8) | p[11]);
+	else
+		return s == 1 ? 0 : -1;
+	return total <= n ? (long)total : 0;
+}
 
 static inline uint32_t
 proto_ccs_at(const struct proto_ccs *c, uint32_t i)

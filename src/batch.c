@@ -38,30 +38,46 @@ batch_interval_ns(const struct evtop_opts *o)
 	return (uint64_t)(o->interval * 1e9);
 }
 
+/* The events of the file, from order.c if it takes it, else merge.c. */
+struct batch_src {
+	struct order	*ord;
+	struct merge	*mg;
+};
+
+static size_t
+batch_next(struct batch_src *b, struct proto_ev *ev, size_t n)
+{
+	return b->ord != NULL ? order_next_n(b->ord, ev, n) :
+	    merge_next_n(b->mg, ev, n);
+}
+
 static int
 batch_file(const struct evtop_opts *o)
 {
 	static struct proto_ev evs[BATCH_EVENTS];
+	struct batch_src b = { NULL, NULL };
 	struct proto_ev	*ev;
-	struct merge	*mg;
 	struct model	*m;
+	const struct proto_dec *dec;
 	const char	*err;
 	size_t		 n, i;
 	char		*cause = NULL;
 	uint64_t	 every = batch_interval_ns(o), next = 0;
 	int		 started = 0;
 
-	if ((mg = merge_open(o->target, &cause)) == NULL) {
+	if ((b.ord = order_open(o->target)) == NULL &&
+	    (b.mg = merge_open(o->target, &cause)) == NULL) {
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
 		    o->target);
 		free(cause);
 		return 1;
 	}
 	m = model_new();
-	model_set_reorder(m, 0, 0);	/* merge_next gives time order */
-	if (merge_dec(mg) != NULL)
-		model_header(m, merge_dec(mg));
-	while ((n = merge_next_n(mg, evs, BATCH_EVENTS)) > 0) {
+	model_set_reorder(m, 0, 0);	/* both give time order */
+	dec = b.ord != NULL ? order_dec(b.ord) : merge_dec(b.mg);
+	if (dec != NULL)
+		model_header(m, dec);
+	while ((n = batch_next(&b, evs, BATCH_EVENTS)) > 0) {
 		for (i = 0; i < n; i++) {
 			ev = &evs[i];
 			if (ev->kind == PROTO_BLOCK_MARKER)
@@ -77,14 +93,16 @@ batch_file(const struct evtop_opts *o)
 			model_apply(m, ev);
 		}
 	}
-	if ((err = merge_error(mg)) != NULL) {
+	err = b.ord != NULL ? order_error(b.ord) : merge_error(b.mg);
+	if (err != NULL) {
 		fprintf(stderr, "evtop: %s: %s\n", o->target, err);
 		model_error(m, err);
 	}
 	model_flush(m);
 	batch_emit(m, o, stdout);
 	model_free(m);
-	merge_free(mg);
+	order_free(b.ord);
+	merge_free(b.mg);
 	return ferror(stdout) ? 1 : 0;
 }
 

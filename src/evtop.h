@@ -75,6 +75,16 @@ struct evtop_status {
 	uint64_t	 wall_ns;
 };
 
+/* order.c: a clean file's events in time order, fast (else merge.c). */
+struct order;
+struct order	*order_open(const char *);
+void		 order_free(struct order *);
+size_t		 order_next_n(struct order *, struct proto_ev *, size_t);
+const struct proto_dec *order_dec(const struct order *);
+const char	*order_error(const struct order *);
+uint64_t	 order_late(const struct order *);
+uint64_t	 order_done(const struct order *);
+
 /* merge.c: the events of a file in the reference's order (stable by time). */
 struct merge;
 struct merge	*merge_open(const char *, char **);

@@ -1,6 +1,8 @@
 # Merge tests: merge_next() delivers the same events in the same order
 # whether the single pass or the two passes run, with chunks and holds of
-# many sizes, under ASan and UBSan (tests/merge/merge.sh).
+# many sizes, and order_next_n() (order.c, with its lookahead and batches
+# at their defaults and at their least) the same again, under ASan and
+# UBSan (tests/merge/merge.sh).
 MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DMERGE_DEBUG -O1 -g $(MODEL_SAN)
 MERGE_T_PROTO := $(PROTO_SRC:proto/%.c=build/merge/proto/%.o)
 # name: the MERGE_* settings of each build of t_merge.
@@ -9,7 +11,9 @@ MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
 	t_merge-c16:-DMERGE_CHUNK=16,-DMERGE_HOLD=8192 \
 	t_merge-c64:-DMERGE_CHUNK=64,-DMERGE_HOLD=1024 \
 	t_merge-c256:-DMERGE_CHUNK=256,-DMERGE_HOLD=65536 \
-	t_merge-c4k:-DMERGE_CHUNK=4096,-DMERGE_HOLD=32768
+	t_merge-c4k:-DMERGE_CHUNK=4096,-DMERGE_HOLD=32768 \
+	t_order:-DT_MERGE_ORDER \
+	t_order-l8:-DT_MERGE_ORDER,-DORDER_LOOK=8,-DORDER_BATCH=3,-DORDER_DROP=4096
 MERGE_T_BINS := $(foreach v,$(MERGE_T_VARIANTS),build/merge/$(firstword $(subst :, ,$(v))))
 
 build/merge/proto/%.o: proto/%.c proto/proto.h
@@ -20,14 +24,18 @@ build/merge/mksynth: tests/merge/mksynth.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
-$(MERGE_T_BINS): build/merge/%: tests/merge/t_merge.c src/merge.c src/evtop.h $(MERGE_T_PROTO)
+$(MERGE_T_BINS): build/merge/%: tests/merge/t_merge.c src/merge.c src/order.c src/evtop.h $(MERGE_T_PROTO)
 	$(MERGE_T_CC) $(subst $(COMMA), ,$(lastword $(subst :, ,$(filter $*:%,$(MERGE_T_VARIANTS))))) \
-	    -o $@ tests/merge/t_merge.c src/merge.c $(MERGE_T_PROTO) $(LDLIBS)
+	    -o $@ tests/merge/t_merge.c src/merge.c src/order.c $(MERGE_T_PROTO) $(LDLIBS)
 
 COMMA := ,
 
-check-merge: build/merge/mksynth $(MERGE_T_BINS)
+build/merge/t_order_faults: tests/merge/t_order.c src/order.c src/evtop.h $(MERGE_T_PROTO)
+	$(MERGE_T_CC) -o $@ tests/merge/t_order.c src/order.c $(MERGE_T_PROTO) $(LDLIBS)
+
+check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_order_faults
 	tests/merge/merge.sh build/merge $(MODEL_FILES)
+	build/merge/t_order_faults tests/fixtures/gc.eventlog build/merge
 
 CHECKS += check-merge
 .PHONY: check-merge

@@ -2,11 +2,12 @@
  * mksynth.c: a synthetic eventlog whose capabilities' blocks interleave,
  * for the merge tests.
  *
- *	mksynth SEED EVENTS CAPS BLOCK [LATE [STEP]] > FILE
+ *	mksynth SEED EVENTS CAPS BLOCK [LATE [STEP [BACK]]] > FILE
  *
  * CAPS capabilities post events on their own clocks (steps of 0 to STEP - 1
  * ns, 4 by default, so that times tie within and across caps; now and then
- * a step back, as GHC's GC_END does), into buffers flushed as blocks of
+ * a step back of up to BACK steps, 2 by default, as GHC's GC_END does; a
+ * large BACK puts events far out of place), into buffers flushed as blocks of
  * about BLOCK bytes each
  * (BLOCK varies by cap); events without a cap go between blocks.  With
  * LATE, cap 0 holds its buffer LATE times longer: its blocks come far
@@ -130,14 +131,14 @@ main(int argc, char **argv)
 {
 	struct cap	 caps[MAXCAPS];
 	uint8_t		 ev[64];
-	uint64_t	 events, i, late = 1, step = 4, t, nocap_t = 0;
+	uint64_t	 events, i, late = 1, step = 4, back = 2, t, nocap_t = 0;
 	size_t		 block, k;
 	int		 ncaps, c;
 	FILE		*f = stdout;
 
 	if (argc < 5) {
 		fprintf(stderr, "usage: mksynth SEED EVENTS CAPS BLOCK "
-		    "[LATE [STEP]]\n");
+		    "[LATE [STEP [BACK]]]\n");
 		return 2;
 	}
 	rng = strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ULL;
@@ -148,8 +149,10 @@ main(int argc, char **argv)
 		late = strtoull(argv[5], NULL, 10);
 	if (argc > 6)
 		step = strtoull(argv[6], NULL, 10);
+	if (argc > 7)
+		back = strtoull(argv[7], NULL, 10);
 	if (ncaps < 1 || ncaps > MAXCAPS || block < 64 || late < 1 ||
-	    step < 1)
+	    step < 1 || back < 1)
 		return 2;
 
 	fwrite("hdrbhetb", 1, 8, f);
@@ -179,8 +182,8 @@ main(int argc, char **argv)
 			continue;
 		}
 		t = caps[c].t += rnd() % step;
-		if (rnd() % 16 == 0 && t > 2 * step)
-			t -= rnd() % (2 * step);	/* stamped a little early */
+		if (rnd() % 16 == 0 && t > back * step)
+			t -= rnd() % (back * step);	/* stamped early */
 		if (caps[c].n == 0)
 			caps[c].first = t;
 		k = event(caps[c].buf + caps[c].n, t);

@@ -2,10 +2,13 @@
  * t_merge.c: what merge_next() delivers for each file, as one line:
  *
  *	t_merge FILE...
- *	-> NAME EVENTS DIGEST SORTED ERROR
+ *	-> NAME EVENTS DIGEST SET SORTED ERROR
  *
  * DIGEST folds every event's time, offset, cap, tag, size and payload, in
- * the order delivered; SORTED says whether that order is by (time, offset).
+ * the order delivered, SET the same in any order; SORTED says whether that
+ * order is by (time, offset).  Built with -DT_MERGE_ORDER (t_order), it
+ * reads each file through order.c instead when order_open() takes it, and
+ * says on stderr which it took.
  * merge.sh builds this with several MERGE_* settings (the single pass with
  * chunks and holds of many sizes, and the two passes alone) and wants the
  * same line from each.
@@ -32,26 +35,35 @@ int
 main(int argc, char **argv)
 {
 	struct merge	*m;
+	struct order	*o = NULL;
 	struct proto_ev	 ev;
 	const char	*name, *err;
 	char		*cause;
-	uint64_t	 h, n, v[4], last_t, last_off;
+	uint64_t	 h, h1, set, n, v[4], last_t, last_off;
 	int		 i, sorted, rc = 0;
 
 	for (i = 1; i < argc; i++) {
 		name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 :
 		    argv[i];
-		if ((m = merge_open(argv[i], &cause)) == NULL) {
+#ifdef T_MERGE_ORDER
+		o = order_open(argv[i]);
+		fprintf(stderr, "%s: %s\n", name, o != NULL ? "order" :
+		    "merge");
+#endif
+		m = NULL;
+		if (o == NULL && (m = merge_open(argv[i], &cause)) == NULL) {
 			printf("%s open-failed\n", name);
 			free(cause);
 			rc = 1;
 			continue;
 		}
 		h = 14695981039346656037ULL;
+		set = 0;
 		n = 0;
 		sorted = 1;
 		last_t = last_off = 0;
-		while (merge_next(m, &ev) == PROTO_EVENT) {
+		while (o != NULL ? order_next_n(o, &ev, 1) == 1 :
+		    merge_next(m, &ev) == PROTO_EVENT) {
 			if (n > 0 && (ev.time < last_t || (ev.time == last_t &&
 			    ev.off <= last_off)))
 				sorted = 0;
@@ -63,15 +75,22 @@ main(int argc, char **argv)
 			v[3] = (uint64_t)ev.size << 32 | ev.kind;
 			mix(&h, v, sizeof v);
 			mix(&h, ev.payload, ev.len);
+			h1 = 14695981039346656037ULL;
+			mix(&h1, v, sizeof v);
+			mix(&h1, ev.payload, ev.len);
+			set += h1;
 			n++;
 		}
-		if (n != merge_done(m))
+		if (n != (o != NULL ? order_done(o) : merge_done(m)))
 			sorted = 0;
-		err = merge_error(m);
-		printf("%s %llu %016llx %s %s\n", name, (unsigned long long)n,
-		    (unsigned long long)h, sorted ? "sorted" : "UNSORTED",
+		err = o != NULL ? order_error(o) : merge_error(m);
+		printf("%s %llu %016llx %016llx %s %s\n", name,
+		    (unsigned long long)n, (unsigned long long)h,
+		    (unsigned long long)set, sorted ? "sorted" : "UNSORTED",
 		    err != NULL ? "error" : "ok");
 		merge_free(m);
+		order_free(o);
+		o = NULL;
 	}
 	return rc;
 }
