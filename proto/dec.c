@@ -1180,6 +1180,28 @@ proto_dec_at(const struct proto_dec *d, const void *buf, size_t avail,
 	return total;
 }
 
+/*
+ * The same for an event already framed (size is its proto_frame_len()):
+ * NULL, or why its fields do not parse.
+ */
+const char *
+proto_dec_framed(const struct proto_dec *d, const void *buf, uint32_t size,
+    int32_t cap, struct proto_ev *ev)
+{
+	const uint8_t	*p = buf;
+	uint16_t	 tag = be16(p);
+	int		 var = d->types->size[tag] == 1;
+
+	ev->tag = tag;
+	ev->kind = (uint16_t)(d->types->kind[tag] - 1);
+	ev->time = be64(p + 2);
+	ev->size = size;
+	ev->payload = p + (var ? 12 : 10);
+	ev->len = size - (var ? 12 : 10);
+	ev->cap = cap;
+	return fields(ev);
+}
+
 /* The header's size per tag, biased as struct proto_types says. */
 const int32_t *
 proto_dec_sizes(const struct proto_dec *d)

@@ -273,6 +273,8 @@ enum proto_res	  proto_dec_one(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *);
 long		  proto_dec_at(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *, const char **);
+const char	 *proto_dec_framed(const struct proto_dec *, const void *,
+		      uint32_t, int32_t, struct proto_ev *);
 const int32_t	 *proto_dec_sizes(const struct proto_dec *);
 void		  proto_dec_block_state(const struct proto_dec *, int32_t *,
 		      int64_t *);

@@ -21,7 +21,8 @@
  *
  * Memory: the index of blocks (a file with more than ORDER_SEGS blocks goes
  * to merge.c) and the pages each stream has touched since it last let go of
- * them (every ORDER_DROP bytes it reads, its pages behind are dropped).
+ * them: a stream drops its pages behind every ORDER_DROP / streams bytes it
+ * reads (16 KiB at least), so all hold about ORDER_DROP at most.
  * A file that shrinks while mapped would raise SIGBUS on the missing pages:
  * a handler maps zeros there and the replay stops with an error.
  */
@@ -46,7 +47,7 @@
 #endif
 #define ORDER_SEGS	(1 << 20)	/* blocks and runs indexed, at most */
 #ifndef ORDER_DROP
-#define ORDER_DROP	(1 << 20)	/* bytes read between page drops */
+#define ORDER_DROP	(16 << 20)	/* bytes all streams may hold read */
 #endif
 #define ORDER_NONE	UINT32_MAX
 #define ORDER_NOCAP	0xffffu		/* the stream of events of no cap */
@@ -90,6 +91,7 @@ struct order {
 	unsigned	*heap;		/* streams with events, by their head */
 	unsigned	 nheap;
 	struct order_ent limit;		/* see order_limit() */
+	uint64_t	 drop_step;	/* a stream's bytes between drops */
 	uint64_t	 last_time, last_off;
 	uint64_t	 late, errors, done;
 	char		 error[128];
@@ -249,7 +251,7 @@ order_index(struct order *o)
 				return -1;
 			pos += (uint64_t)n;
 		}
-		if (pos - dropped >= 8 * ORDER_DROP) {
+		if (pos - dropped >= ORDER_DROP) {
 			order_drop(o, dropped, pos);
 			dropped = pos;
 		}
@@ -279,6 +281,12 @@ order_refill(struct order *o, struct order_stream *s)
 	unsigned		 j, n;
 	long			 len;
 
+	/* Pages before what is still to come go (with a lag: the events
+	 * just given borrow them). */
+	if (s->i > 0 && v[0].off - s->drop >= o->drop_step) {
+		order_drop(o, s->drop, v[0].off);
+		s->drop = v[0].off;
+	}
 	memmove(v, v + s->i, (s->n - s->i) * sizeof *v);
 	n = s->n - s->i;
 	while (n < ORDER_BATCH + ORDER_LOOK) {
@@ -392,91 +400,78 @@ order_heap_init(struct order *o)
 	order_limit(o);
 }
 
-/* An event given but not decoded yet. */
-struct order_ref {
-	uint64_t	 off;
-	uint32_t	 size;
-	int32_t		 cap;
-};
+/*
+ * The top stream s cannot give its head now (its ready events ran out, or
+ * the head passes the limit): refill it, drop it when done, or let the
+ * heap choose again.
+ */
+static void
+order_switch(struct order *o, struct order_stream *s)
+{
+	if (s->i == s->ready && !order_refill(o, s)) {
+		/* The stream is done. */
+		o->heap[0] = o->heap[--o->nheap];
+		if (o->nheap > 1)
+			order_sift(o, 0);
+	} else if (s->i < s->ready && order_before(&s->ent[s->i], &o->limit))
+		return;		/* refilled, and still first */
+	else if (o->nheap == 2) {
+		/* Two streams (one capability and the events of none): swap. */
+		if (order_before(order_head(o, 1), order_head(o, 0))) {
+			o->heap[0] = o->heap[1];
+			o->heap[1] = (unsigned)(s - o->streams);
+		}
+	} else
+		order_sift(o, 0);
+	order_limit(o);
+}
 
-/* Up to n next events, not decoded, into ref[]: 0 at the end. */
-static size_t
-order_next_refs(struct order *o, struct order_ref *ref, size_t n)
+/*
+ * Up to n next events into ev[], 0 at the end.  Their borrowed pointers
+ * stay valid until order_free().  The top stream of the heap gives events
+ * while they come before every other stream's head (o->limit).
+ */
+size_t
+order_next_n(struct order *o, struct proto_ev *ev, size_t n)
 {
 	struct order_stream	*s;
 	const struct order_ent	*e;
+	const char		*why;
 	size_t			 k = 0;
 
 	while (k < n && o->nheap > 0) {
 		s = &o->streams[o->heap[0]];
-		if (s->i == s->ready && !order_refill(o, s)) {
-			/* The stream is done. */
-			o->heap[0] = o->heap[--o->nheap];
-			if (o->nheap > 1)
-				order_sift(o, 0);
-			order_limit(o);
+		if (s->i == s->ready || !order_before(&s->ent[s->i], &o->limit)) {
+			order_switch(o, s);
 			continue;
 		}
-		e = &s->ent[s->i];
-		if (!order_before(e, &o->limit)) {
-			/* Another stream's turn. */
-			order_sift(o, 0);
-			order_limit(o);
-			continue;
-		}
-		s->i++;
-		if (e->time < o->last_time || (e->time == o->last_time &&
-		    e->off < o->last_off))
-			o->late++;
-		else {
-			o->last_time = e->time;
-			o->last_off = e->off;
-		}
-		if (e->off - s->drop >= ORDER_DROP) {
-			order_drop(o, s->drop, e->off);
-			s->drop = e->off;
-		}
-		ref[k].off = e->off;
-		ref[k].size = e->size;
-		ref[k++].cap = s->cap;
+		do {
+			e = &s->ent[s->i++];
+			if (e->time < o->last_time || (e->time ==
+			    o->last_time && e->off < o->last_off))
+				o->late++;
+			else {
+				o->last_time = e->time;
+				o->last_off = e->off;
+			}
+			why = proto_dec_framed(o->dec, o->map + e->off,
+			    e->size, s->cap, &ev[k]);
+			if (why != NULL) {
+				order_fail(o, e->off, why);
+				continue;
+			}
+			ev[k++].off = e->off;
+		} while (k < n && s->i < s->ready &&
+		    order_before(&s->ent[s->i], &o->limit));
+	}
+	if (order_shrunk) {
+		/* Some of these may have been read as the zeros mapped. */
+		order_fail(o, k > 0 ? ev[0].off : 0,
+		    "the file shrank while read");
+		o->nheap = 0;
+		return 0;
 	}
 	o->done += k;
-	return k;
-}
-
-/* Decode an event order_next_refs() gave: NULL, or why it is malformed. */
-static const char *
-order_decode(const struct order *o, const struct order_ref *r,
-    struct proto_ev *ev)
-{
-	const char	*why;
-
-	if (order_shrunk)
-		return "the file shrank while read";
-	proto_dec_at(o->dec, o->map + r->off, r->size, r->cap, ev, &why);
-	ev->off = r->off;
-	return why;
-}
-
-/* Up to n next events into ev[], decoded: 0 at the end. */
-size_t
-order_next_n(struct order *o, struct proto_ev *ev, size_t n)
-{
-	struct order_ref	 ref[64];
-	const char		*why;
-	size_t			 i, k = 0, got;
-
-	while (k == 0 && (got = order_next_refs(o, ref, n < 64 ? n : 64)) > 0)
-		for (i = 0; i < got; i++) {
-			if ((why = order_decode(o, &ref[i], &ev[k])) == NULL)
-				k++;
-			else if (order_shrunk) {
-				order_fail(o, ref[i].off, why);
-				o->nheap = 0;
-				return k;
-			} else
-				order_fail(o, ref[i].off, why);
-		}
 	return k;
 }
 
@@ -563,6 +558,9 @@ order_open(const char *path)
 		return NULL;
 	}
 	order_drop(o, 0, o->size);
+	o->drop_step = ORDER_DROP / (o->nstreams + 1);
+	if (o->drop_step < (16 << 10))
+		o->drop_step = 16 << 10;
 	if ((o->heap = calloc(o->nstreams + 1, sizeof *o->heap)) == NULL) {
 		order_free(o);
 		return NULL;

@@ -9,7 +9,8 @@
  *    copy's times shifted past the previous one's, so the model sees one
  *    long run) until MIN_EVENTS (default 20 million) have been applied.
  *    Peak RSS (getrusage) is taken after this part.
- * 1b. merge alone, for comparison.
+ * 1b. merge alone, and order.c alone (what `evtop --batch` reads a clean
+ *     file with), for comparison.
  * 2. model only: the same events (at most the first EVBUF_MAX) decoded
  *    once into memory, then unpacked (proto_fields) and applied as fast as
  *    they can be, again and again until MIN_EVENTS; the time of a pass
@@ -193,6 +194,28 @@ main(int argc, char **argv)
 	} while (events < min && events > 0);
 	t1 = now_s();
 	report("merge only", events, bytes, t1 - t0);
+
+	events = bytes = 0;
+	t0 = now_s();
+	do {
+		struct order	*o;
+		struct proto_ev	 ev[64];
+		size_t		 k;
+
+		if ((o = order_open(argv[1])) == NULL) {
+			printf("order only       (order.c declines the file)\n");
+			break;
+		}
+		while ((got = order_next_n(o, ev, 64)) > 0)
+			for (k = 0; k < got; k++) {
+				events++;
+				bytes += ev[k].size;
+			}
+		order_free(o);
+	} while (events < min && events > 0);
+	t1 = now_s();
+	if (events > 0)
+		report("order only", events, bytes, t1 - t0);
 
 	/* 2. model only. */
 model_only:
