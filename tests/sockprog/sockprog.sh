@@ -35,6 +35,8 @@ fi
 PROG=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 EVTOP=$(cd "$(dirname "$EVTOP")" && pwd)/$(basename "$EVTOP")
 
+. "$(dirname "$0")/../lib.sh"	# before the cd below
+
 T=$(mktemp -d /tmp/evtop-sockprog.XXXXXX)
 cd "$T" || exit 1
 PIDS=()
@@ -46,19 +48,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
-ok() {
-	local what=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok $((passed + failed)) - $what"
-	else
-		failed=$((failed + 1))
-		echo "not ok $((passed + failed)) - $what"
-	fi
-}
 # todo WHY DESCRIPTION COMMAND...: a check known to fail for a reason
 # outside this test's reach (TAP "# TODO": reported, not counted).
 todo() {
@@ -71,16 +60,6 @@ todo() {
 		passed=$((passed + 1))
 		echo "not ok $((passed + failed)) - $what # TODO $why"
 	fi
-}
-wait_for() {
-	local end=$((SECONDS + $3 + 1))
-	while [ $SECONDS -lt $end ]; do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.02
-	done
-	echo "# timed out waiting for /$2/ in $1:" >&2
-	tail -5 "$1" 2>/dev/null | sed 's/^/#   /' >&2
-	return 1
 }
 count() {
 	grep -Ec -- "$2" "$1" 2>/dev/null
@@ -101,24 +80,6 @@ wait_size() {	# wait_size FILE BYTES SECONDS
 		    return 0
 		sleep 0.02
 	done
-	return 1
-}
-wait_exit() {
-	local end=$((SECONDS + $2 + 1))
-	while [ $SECONDS -lt $end ]; do
-		if ! kill -0 "$1" 2>/dev/null; then
-			wait "$1"
-			return $?
-		fi
-		sleep 0.02
-	done
-	echo "# pid $1 still running after $2 s" >&2
-	kill -9 "$1" 2>/dev/null
-	return 124
-}
-eq() {
-	[ "$1" = "$2" ] && return 0
-	echo "# '$1' != '$2'" >&2
 	return 1
 }
 same() {

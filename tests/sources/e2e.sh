@@ -38,31 +38,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
-ok() {	# ok DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok $((passed + failed)) - $what"
-	else
-		failed=$((failed + 1))
-		echo "not ok $((passed + failed)) - $what"
-	fi
-}
-
-# wait_for FILE REGEX SECONDS: poll until FILE has a line matching REGEX.
-wait_for() {
-	local end=$((SECONDS + $3 + 1)) 
-	while [ $SECONDS -lt $end ]; do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.02
-	done
-	echo "# timed out waiting for /$2/ in $1:" >&2
-	sed 's/^/#   /' "$1" >&2 2>/dev/null
-	return 1
-}
+. "$(dirname "$0")/../lib.sh"
 
 # wait_socket PATH SECONDS: until PATH is a socket.
 wait_socket() {
@@ -90,21 +66,6 @@ wait_count() {
 	return 1
 }
 
-# wait_exit PID SECONDS: wait for a background process; its status.
-wait_exit() {
-	local end=$((SECONDS + $2 + 1))
-	while [ $SECONDS -lt $end ]; do
-		if ! kill -0 "$1" 2>/dev/null; then
-			wait "$1"
-			return $?
-		fi
-		sleep 0.02
-	done
-	echo "# pid $1 still running after $2 s" >&2
-	kill -9 "$1" 2>/dev/null
-	return 124
-}
-
 batch_of() {	# batch_of FILE OUT: the figures of a file
 	timeout 60 "$EVTOP" --batch --json "$1" >"$2" 2>/dev/null
 }
@@ -112,12 +73,6 @@ batch_of() {	# batch_of FILE OUT: the figures of a file
 same() {	# same A B: the last JSON objects agree
 	$JS cmp "$1" "$2" | sed 's/^/# /'
 	return "${PIPESTATUS[0]}"
-}
-
-eq() {		# eq A B: two values are equal (says both if not)
-	[ "$1" = "$2" ] && return 0
-	echo "# '$1' != '$2'" >&2
-	return 1
 }
 
 for f in threads gc messages sparks; do

@@ -24,47 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
-ok() {
-	local what=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok $((passed + failed)) - $what"
-	else
-		failed=$((failed + 1))
-		echo "not ok $((passed + failed)) - $what"
-	fi
-}
-wait_for() {
-	local end=$((SECONDS + $3 + 1))
-	while [ $SECONDS -lt $end ]; do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.01
-	done
-	echo "# timed out waiting for /$2/ in $1:" >&2
-	tail -3 "$1" 2>/dev/null | sed 's/^/#   /' >&2
-	return 1
-}
-wait_exit() {
-	local end=$((SECONDS + $2 + 1))
-	while [ $SECONDS -lt $end ]; do
-		if ! kill -0 "$1" 2>/dev/null; then
-			wait "$1"
-			return $?
-		fi
-		sleep 0.01
-	done
-	echo "# pid $1 still running after $2 s" >&2
-	kill -9 "$1" 2>/dev/null
-	return 124
-}
-eq() {
-	[ "$1" = "$2" ] && return 0
-	echo "# '$1' != '$2'" >&2
-	return 1
-}
+. "$(dirname "$0")/../lib.sh"
 wait_cmp() {	# wait_cmp A B SECONDS: until A has B's bytes
 	local end=$((SECONDS + $3 + 1))
 	while [ $SECONDS -lt $end ]; do

@@ -1,0 +1,51 @@
+# lib.sh: what the shell tests share (sourced): TAP-style checks and waits.
+
+passed=0
+failed=0
+
+# ok DESCRIPTION COMMAND...: one check, counted.
+ok() {
+	local what=$1
+	shift
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "ok $((passed + failed)) - $what"
+	else
+		failed=$((failed + 1))
+		echo "not ok $((passed + failed)) - $what"
+	fi
+}
+
+# wait_for FILE REGEX SECONDS: poll until FILE has a line matching REGEX.
+wait_for() {
+	local end=$((SECONDS + $3 + 1))
+	while [ $SECONDS -lt $end ]; do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.02
+	done
+	echo "# timed out waiting for /$2/ in $1:" >&2
+	tail -5 "$1" 2>/dev/null | sed 's/^/#   /' >&2
+	return 1
+}
+
+# wait_exit PID SECONDS: its exit status, or 124 (and kill -9) if still up.
+wait_exit() {
+	local end=$((SECONDS + $2 + 1))
+	while [ $SECONDS -lt $end ]; do
+		if ! kill -0 "$1" 2>/dev/null; then
+			wait "$1"
+			return $?
+		fi
+		sleep 0.02
+	done
+	echo "# pid $1 still running after $2 s" >&2
+	kill -9 "$1" 2>/dev/null
+	return 124
+}
+
+# eq A B: two values are equal (says both if not).
+eq() {
+	[ "$1" = "$2" ] && return 0
+	echo "# '$1' != '$2'" >&2
+	return 1
+}
