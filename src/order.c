@@ -93,7 +93,7 @@ struct order {
 	struct order_ent limit;		/* see order_limit() */
 	uint64_t	 drop_step;	/* a stream's bytes between drops */
 	uint64_t	 last_time, last_off;
-	uint64_t	 late, errors, done;
+	uint64_t	 late, done;
 	char		 error[128];
 };
 
@@ -136,7 +136,6 @@ order_be64(const uint8_t *p)
 static void
 order_fail(struct order *o, uint64_t at, const char *what)
 {
-	o->errors++;
 	if (o->error[0] == '\0')
 		snprintf(o->error, sizeof o->error, "byte %llu: %s",
 		    (unsigned long long)at, what);

@@ -28,6 +28,22 @@ wait_for() {
 	return 1
 }
 
+# count FILE REGEX: how many lines match.
+count() {
+	grep -Ec -- "$2" "$1" 2>/dev/null
+}
+
+# wait_count FILE REGEX N SECONDS: poll until N lines match.
+wait_count() {
+	local end=$((SECONDS + $4 + 1))
+	while [ $SECONDS -lt $end ]; do
+		[ "$(count "$1" "$2")" -ge "$3" ] && return 0
+		sleep 0.02
+	done
+	echo "# timed out waiting for $3 x /$2/ in $1" >&2
+	return 1
+}
+
 # wait_exit PID SECONDS: its exit status, or 124 (and kill -9) if still up.
 wait_exit() {
 	local end=$((SECONDS + $2 + 1))

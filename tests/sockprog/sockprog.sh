@@ -61,18 +61,6 @@ todo() {
 		echo "not ok $((passed + failed)) - $what # TODO $why"
 	fi
 }
-count() {
-	grep -Ec -- "$2" "$1" 2>/dev/null
-}
-wait_count() {
-	local end=$((SECONDS + $4 + 1))
-	while [ $SECONDS -lt $end ]; do
-		[ "$(count "$1" "$2")" -ge "$3" ] && return 0
-		sleep 0.02
-	done
-	echo "# timed out waiting for $3 x /$2/ in $1" >&2
-	return 1
-}
 wait_size() {	# wait_size FILE BYTES SECONDS
 	local end=$((SECONDS + $3 + 1))
 	while [ $SECONDS -lt $end ]; do

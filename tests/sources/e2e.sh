@@ -50,22 +50,6 @@ wait_socket() {
 	return 1
 }
 
-# count FILE REGEX: how many lines match.
-count() {
-	grep -Ec -- "$2" "$1" 2>/dev/null
-}
-
-# wait_count FILE REGEX N SECONDS
-wait_count() {
-	local end=$((SECONDS + $4 + 1))
-	while [ $SECONDS -lt $end ]; do
-		[ "$(count "$1" "$2")" -ge "$3" ] && return 0
-		sleep 0.02
-	done
-	echo "# timed out waiting for $3 x /$2/ in $1" >&2
-	return 1
-}
-
 batch_of() {	# batch_of FILE OUT: the figures of a file
 	timeout 60 "$EVTOP" --batch --json "$1" >"$2" 2>/dev/null
 }
