@@ -78,19 +78,24 @@ batch_file(const struct evtop_opts *o)
 	if (dec != NULL)
 		model_header(m, dec);
 	while ((n = batch_next(&b, evs, BATCH_EVENTS)) > 0) {
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n;) {
 			ev = &evs[i];
-			if (ev->kind == PROTO_BLOCK_MARKER)
-				;
-			else if (!started) {
+			if (!started && ev->kind == PROTO_BLOCK_MARKER) {
+				i += model_apply_until(m, ev, 1, UINT64_MAX);
+				continue;
+			}
+			if (!started) {
+				/* Intervals count from the first event. */
 				started = 1;
 				next = ev->time + every;
-			} else if (ev->time >= next) {
+			}
+			/* Up to the next event at or past the interval. */
+			i += model_apply_until(m, ev, n - i, next);
+			if (i < n) {
 				batch_emit(m, o, stdout);
-				next += (ev->time - next) / every * every +
+				next += (evs[i].time - next) / every * every +
 				    every;
 			}
-			model_apply(m, ev);
 		}
 	}
 	err = b.ord != NULL ? order_error(b.ord) : merge_error(b.mg);

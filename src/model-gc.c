@@ -90,7 +90,14 @@ fine_value(int i)
 	    ((1ULL << (msb - 4)) >> 1);
 }
 
-static double
+/*
+ * A collection's work balance, 0 to 1, in units of 1/BAL_ONE, or -1: in
+ * integers so that a window's sum is the same whichever way it was added
+ * up (kept as records come and go, or counted afresh).
+ */
+#define BAL_ONE		((int64_t)1 << 32)
+
+static int64_t
 rec_balance(const struct model_gc_rec *r)
 {
 	double	b;
@@ -99,7 +106,14 @@ rec_balance(const struct model_gc_rec *r)
 		return -1;
 	b = (double)(r->par_balanced ? r->par_balanced : r->par_tot_copied);
 	b = (b / (double)r->par_max_copied - 1) / (double)(r->par_threads - 1);
-	return b < 0 ? 0 : b > 1 ? 1 : b;
+	b = b < 0 ? 0 : b > 1 ? 1 : b;
+	return (int64_t)(b * (double)BAL_ONE + 0.5);
+}
+
+static double
+bal_mean(uint64_t n, uint64_t sum)
+{
+	return n > 0 ? (double)sum / (double)n / (double)BAL_ONE : -1;
 }
 
 static void
@@ -327,6 +341,10 @@ gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 		w->smax = r->sync_ns;
 		w->smax_seq = seq;
 	}
+	if (p->gcbal[seq % MODEL_NGCREC] >= 0) {
+		w->bal_n++;
+		w->bal_sum += (uint64_t)p->gcbal[seq % MODEL_NGCREC];
+	}
 	w->fcnt[fb]++;
 	w->fnext[seq % MODEL_NGCREC] = 0;
 	if (w->ftail[fb] != 0)
@@ -357,6 +375,10 @@ gcwin_drop(struct model_priv *p, struct gcwin *w)
 		w->pmax_seq = 0;
 	if (w->smax_seq == w->lo)
 		w->smax_seq = 0;
+	if (p->gcbal[w->lo % MODEL_NGCREC] >= 0) {
+		w->bal_n--;
+		w->bal_sum -= (uint64_t)p->gcbal[w->lo % MODEL_NGCREC];
+	}
 	/* The oldest of its bucket: the head of its list. */
 	w->fcnt[fb]--;
 	w->fhead[fb] = w->fnext[w->lo % MODEL_NGCREC];
@@ -391,7 +413,7 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
     int counted)
 {
 	struct model_priv	*p = m->p;
-	double			 b;
+	int64_t			 b;
 
 	r->gen = ev->u.gc_stats.gen;
 	r->copied = ev->u.gc_stats.copied;
@@ -413,7 +435,7 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	p->run.copied += r->copied;
 	if ((b = rec_balance(r)) >= 0) {
 		p->bal_n++;
-		p->bal_sum += b;
+		p->bal_sum += (uint64_t)b;
 	}
 }
 
@@ -448,7 +470,7 @@ gc_end(struct model *m, uint64_t t)
 	struct model_gc_rec	*r;
 	struct model_gc_win	*run = &p->run;
 	uint64_t		 pause;
-	double			 b;
+	int64_t			 b;
 
 	if (t < p->open.start)
 		t = p->open.start;
@@ -488,7 +510,7 @@ gc_end(struct model *m, uint64_t t)
 		run->copied += r->copied;
 		if ((b = p->gcbal[r->seq % MODEL_NGCREC]) >= 0) {
 			p->bal_n++;
-			p->bal_sum += b;
+			p->bal_sum += (uint64_t)b;
 		}
 	}
 	p->live_pending = 1;
@@ -694,9 +716,8 @@ window_kept(const struct model *m, struct gcwin *w, uint64_t lo,
 {
 	struct model_priv	*p = m->p;
 	const struct model_gc_rec *pend = NULL;
-	uint64_t		 fin, s, pause, k[3], acc = 0, *res[3], bal_n = 0;
-	uint64_t		*tmp = p->scratch;
-	double			 b, bal_sum = 0;
+	uint64_t		 fin, s, pause, k[3], acc = 0, *res[3], bal_n;
+	uint64_t		*tmp = p->scratch, bal_sum;
 	size_t			 at, len[3];
 	int			 bk[3], bp = -1, fb, j;
 	uint16_t		 x;
@@ -762,15 +783,13 @@ window_kept(const struct model *m, struct gcwin *w, uint64_t lo,
 			out->sync_max = pend->sync_ns;
 		bp = fine_bucket(pause);
 	}
-	/* The balance, summed newest first as record by record. */
-	for (s = pend != NULL ? p->gcseq : w->top; s >= w->lo && s >= 1;
-	    s--) {
-		if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
-			bal_n++;
-			bal_sum += b;
-		}
+	bal_n = w->lo <= w->top ? w->bal_n : 0;
+	bal_sum = w->lo <= w->top ? w->bal_sum : 0;
+	if (pend != NULL && p->gcbal[p->gcseq % MODEL_NGCREC] >= 0) {
+		bal_n++;
+		bal_sum += (uint64_t)p->gcbal[p->gcseq % MODEL_NGCREC];
 	}
-	out->balance = bal_n > 0 ? bal_sum / (double)bal_n : -1;
+	out->balance = bal_mean(bal_n, bal_sum);
 	/* Older records than the ring holds may be in the window. */
 	out->exact = !(p->gcseq > MODEL_NGCREC &&
 	    REC(p, p->gcseq - MODEL_NGCREC + 1)->end >= lo);
@@ -813,8 +832,8 @@ window_scan(const struct model *m, uint64_t lo, struct model_gc_win *out)
 {
 	const struct model_priv	*p = m->p;
 	const struct model_gc_rec *r;
-	uint64_t		 s, n = 0, pause, bal_n = 0;
-	double			 b, bal_sum = 0;
+	uint64_t		 s, n = 0, pause, bal_n = 0, bal_sum = 0;
+	int64_t			 b;
 
 	memset(out, 0, sizeof *out);
 	out->exact = 1;
@@ -843,12 +862,12 @@ window_scan(const struct model *m, uint64_t lo, struct model_gc_win *out)
 		out->hist[hist_bucket(pause)]++;
 		if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
 			bal_n++;
-			bal_sum += b;
+			bal_sum += (uint64_t)b;
 		}
 	}
 	if (n > 0)
 		percentiles(p->scratch, (size_t)n, p->scratch2, out);
-	out->balance = bal_n > 0 ? bal_sum / (double)bal_n : -1;
+	out->balance = bal_mean(bal_n, bal_sum);
 }
 
 void
@@ -885,8 +904,7 @@ model_gc_window(const struct model *m, enum model_win w,
 			out->p99 = hist_rank(p->fine_hist, out->count, 99,
 			    out->pause_max);
 		}
-		out->balance = p->bal_n > 0 ? p->bal_sum / (double)p->bal_n :
-		    -1;
+		out->balance = bal_mean(p->bal_n, p->bal_sum);
 	} else if (p->gc_backward == 0 || p->gc_backward + MODEL_NGCREC <=
 	    p->gcseq + 1) {
 		window_kept(m, &p->gcw[w == MODEL_W10], lo, out);

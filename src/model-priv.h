@@ -148,6 +148,7 @@ struct gcwin {
 	uint64_t	 hist[MODEL_NHIST];
 	uint64_t	 pmax, smax;		/* maxima, and their records; */
 	uint64_t	 pmax_seq, smax_seq;	/* 0: to be found again */
+	uint64_t	 bal_n, bal_sum;	/* see BAL_ONE */
 	uint16_t	 fcnt[FINE_NHIST];
 	uint16_t	 fhead[FINE_NHIST], ftail[FINE_NHIST];	/* slot + 1 */
 	uint16_t	 fnext[MODEL_NGCREC];			/* slot + 1 */
@@ -217,7 +218,8 @@ struct model_priv {
 
 	/* GC. */
 	struct model_gc_rec *gcrec;	/* [MODEL_NGCREC] ring by seq */
-	double		*gcbal;		/* [MODEL_NGCREC] each one's balance */
+	int64_t		*gcbal;		/* [MODEL_NGCREC] each one's balance,
+					   in BAL_ONE units, or -1 */
 	uint64_t	 gcseq;		/* records made */
 	struct model_gc_rec open;	/* the collection running now */
 	int		 n_in_gc;
@@ -228,8 +230,7 @@ struct model_priv {
 	int		 live_pending;	/* last record awaits HEAP_LIVE */
 	struct model_gc_win run;	/* MODEL_WRUN accumulators */
 	uint64_t	 run_first_seq;	/* first record of the run window */
-	uint64_t	 bal_n;
-	double		 bal_sum;
+	uint64_t	 bal_n, bal_sum;	/* BAL_ONE units */
 	uint64_t	*fine_hist;	/* [FINE_NHIST], run window */
 	uint64_t	*scratch;	/* [MODEL_NGCREC] for percentiles */
 	uint64_t	*scratch2;	/* [MODEL_NGCREC] */

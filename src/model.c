@@ -865,8 +865,8 @@ is_startup(uint16_t kind)
 }
 
 /* Apply one event, in time order (or late). */
-void
-model_apply_one(struct model *m, const struct proto_ev *ev)
+static inline __attribute__((always_inline)) void
+apply_one(struct model *m, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
 	struct mcap		*c;
@@ -997,4 +997,36 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 		m->totals.unknown++;
 		break;
 	}
+}
+
+void
+model_apply_one(struct model *m, const struct proto_ev *ev)
+{
+	apply_one(m, ev);
+}
+
+/*
+ * model_apply() on ev[0..n) up to the first event (block markers aside)
+ * at or after time until: how many were applied.  One call per batch of
+ * a file's events, stopping where --batch prints.
+ */
+size_t
+model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
+    uint64_t until)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (ev[i].time >= until && ev[i].kind != PROTO_BLOCK_MARKER)
+			break;
+		if (m->p->ro.window != 0) {
+			model_reorder_push(m, &ev[i]);
+			continue;
+		}
+		if (m->p->started && ev[i].time < m->now &&
+		    ev[i].kind != PROTO_BLOCK_MARKER)
+			m->totals.late++;
+		apply_one(m, &ev[i]);
+	}
+	return i;
 }

@@ -488,6 +488,8 @@ struct model {
  *	seen, or when max_bytes of copies are held.  window_ns 0: the input is
  *	already in time order (a file through merge_next), apply at once.
  *	Default: MODEL_REORDER_NS, MODEL_REORDER_BYTES.
+ * model_apply_until(m, ev, n, until): model_apply() on ev[0..n) up to the
+ *	first event at or after until (block markers aside); how many.
  * model_header(): on PROTO_HEADER; releases what is held back.
  * model_flush(): the source ended (or has been quiet): release everything.
  * model_error(): a decode error, counted and kept in totals.last_error.
@@ -504,6 +506,8 @@ void		 model_free(struct model *);
 void		 model_set_reorder(struct model *, uint64_t, size_t);
 void		 model_header(struct model *, const struct proto_dec *);
 void		 model_apply(struct model *, const struct proto_ev *);
+size_t		 model_apply_until(struct model *, const struct proto_ev *,
+		     size_t, uint64_t);
 void		 model_flush(struct model *);
 void		 model_error(struct model *, const char *);
 void		 model_reset_window(struct model *);

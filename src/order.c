@@ -62,6 +62,13 @@ struct order_seg {
 struct order_ent {
 	uint64_t	 time, off;
 	uint32_t	 size;
+	int32_t		 cap;		/* as events carry it */
+};
+
+/* A sorted run of entries to merge. */
+struct order_run {
+	const struct order_ent *p;
+	size_t		 n;
 };
 
 struct order_stream {
@@ -88,11 +95,14 @@ struct order {
 	unsigned	 nstreams, streams_room;
 	uint16_t	*stream_of;	/* cap -> stream + 1 */
 
-	unsigned	*heap;		/* streams with events, by their head */
-	unsigned	 nheap;
-	struct order_ent limit;		/* see order_limit() */
+	unsigned	*live;		/* streams not done */
+	unsigned	 nlive;
+	struct order_run *run;		/* a round's runs, one per stream */
+	struct order_ent *out, *tmp;	/* where runs are merged */
+	const struct order_ent *cur;	/* the round's events, in order */
+	size_t		 ncur, icur;
+	struct order_ent last;		/* the latest event given */
 	uint64_t	 drop_step;	/* a stream's bytes between drops */
-	uint64_t	 last_time, last_off;
 	uint64_t	 late, done;
 	char		 error[128];
 };
@@ -261,17 +271,18 @@ order_index(struct order *o)
 /* ------------------------------------------------------------------ */
 /* The streams' lookaheads and the merge. */
 
-static int
+/* a goes before b: by time, then by place in the file (no branch). */
+static inline int
 order_before(const struct order_ent *a, const struct order_ent *b)
 {
-	return a->time < b->time || (a->time == b->time && a->off < b->off);
+	return (a->time < b->time) | ((a->time == b->time) & (a->off < b->off));
 }
 
 /*
  * Frame the stream's next events, sorting each into place among those not
  * given yet, and make ready all but the last ORDER_LOOK (a later event may
- * still go before them) or, at the stream's end, all: 0 if none is ready.
- * An event that does not frame ends its segment.
+ * still go before them) or, at the stream's end, all: 0 if none is ready
+ * (the stream is done).  An event that does not frame ends its segment.
  */
 static int
 order_refill(struct order *o, struct order_stream *s)
@@ -288,6 +299,7 @@ order_refill(struct order *o, struct order_stream *s)
 	}
 	memmove(v, v + s->i, (s->n - s->i) * sizeof *v);
 	n = s->n - s->i;
+	e.cap = s->cap;
 	while (n < ORDER_BATCH + ORDER_LOOK) {
 		if (s->pos == s->end) {
 			if (s->seg == ORDER_NONE ||
@@ -331,59 +343,139 @@ order_refill(struct order *o, struct order_stream *s)
 	return s->ready > 0;
 }
 
+/* Merge the sorted runs a[0..na) and b[0..nb) into out, stably. */
+static void
+order_merge2(const struct order_ent *a, size_t na, const struct order_ent *b,
+    size_t nb, struct order_ent *out)
+{
+	const struct order_ent	*ae = a + na, *be = b + nb;
+	int			 tb;
+
+	if (na > 0 && nb > 0) {
+		for (;;) {
+			tb = order_before(b, a);
+			*out++ = *(tb ? b : a);
+			b += tb;
+			a += !tb;
+			if (a == ae || b == be)
+				break;
+		}
+	}
+	memcpy(out, a, (size_t)(ae - a) * sizeof *a);
+	out += ae - a;
+	memcpy(out, b, (size_t)(be - b) * sizeof *b);
+}
+
+/*
+ * Merge the runs o->run[0..nrun) into one, in o->out or o->tmp, pairs of
+ * runs at a time (log2(nrun) passes); a single run stays where it is.
+ */
 static const struct order_ent *
-order_head(const struct order *o, unsigned h)
+order_merge(struct order *o, unsigned nrun)
 {
-	const struct order_stream *s = &o->streams[o->heap[h]];
+	struct order_ent	*dst = o->out, *other = o->tmp, *sw;
+	size_t			 at;
+	unsigned		 i, k;
 
-	return &s->ent[s->i];
-}
-
-static void
-order_sift(struct order *o, unsigned i)
-{
-	unsigned	c, v = o->heap[i];
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= o->nheap)
-			break;
-		if (c + 1 < o->nheap &&
-		    order_before(order_head(o, c + 1), order_head(o, c)))
-			c++;
-		if (!order_before(order_head(o, c),
-		    &o->streams[v].ent[o->streams[v].i]))
-			break;
-		o->heap[i] = o->heap[c];
-		i = c;
+	while (nrun > 1) {
+		at = 0;
+		for (i = k = 0; i < nrun; i += 2, k++) {
+			if (i + 1 < nrun) {
+				order_merge2(o->run[i].p, o->run[i].n,
+				    o->run[i + 1].p, o->run[i + 1].n,
+				    dst + at);
+				o->run[k].n = o->run[i].n + o->run[i + 1].n;
+			} else {
+				memcpy(dst + at, o->run[i].p,
+				    o->run[i].n * sizeof *dst);
+				o->run[k].n = o->run[i].n;
+			}
+			o->run[k].p = dst + at;
+			at += o->run[k].n;
+		}
+		nrun = k;
+		sw = dst;
+		dst = other;
+		other = sw;
 	}
-	o->heap[i] = v;
+	return o->run[0].p;
 }
 
-/* The least head below the heap's top: the top's stream goes on until
- * its events pass it. */
-static void
-order_limit(struct order *o)
-{
-	const struct order_ent	*l;
-
-	if (o->nheap < 2) {
-		o->limit.time = UINT64_MAX;
-		o->limit.off = UINT64_MAX;
-		return;
-	}
-	l = order_head(o, 1);
-	if (o->nheap > 2 && order_before(order_head(o, 2), l))
-		l = order_head(o, 2);
-	o->limit = *l;
-}
-
-static void
-order_heap_init(struct order *o)
+/*
+ * One round of the merge: streams that gave all their ready events are
+ * refilled (and let go when done); then every ready event up to the
+ * earliest of the streams' last ready ones (no stream's later events can
+ * go before that) goes to o->cur in time order.  0 when all are done.
+ */
+static int
+order_round(struct order *o)
 {
 	struct order_stream	*s;
+	struct order_ent	 h;
+	const struct order_ent	*e;
+	unsigned		 k, lo, hi, mid, nrun = 0;
+	size_t			 total = 0, w;
+
+	for (k = 0; k < o->nlive; k++) {
+		s = &o->streams[o->live[k]];
+		if (s->i == s->ready && !order_refill(o, s))
+			o->live[k--] = o->live[--o->nlive];
+	}
+	if (o->nlive == 0)
+		return 0;
+	h = o->streams[o->live[0]].ent[o->streams[o->live[0]].ready - 1];
+	for (k = 1; k < o->nlive; k++) {
+		s = &o->streams[o->live[k]];
+		e = &s->ent[s->ready - 1];
+		if (order_before(e, &h))
+			h = *e;
+	}
+	for (k = 0; k < o->nlive; k++) {
+		s = &o->streams[o->live[k]];
+		/* Its first ready event after h, by bisection. */
+		lo = s->i;
+		hi = s->ready;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (order_before(&h, &s->ent[mid]))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		if (lo > s->i) {
+			o->run[nrun].p = &s->ent[s->i];
+			o->run[nrun++].n = lo - s->i;
+			total += lo - s->i;
+			s->i = lo;
+		}
+	}
+	o->cur = order_merge(o, nrun);
+	o->ncur = total;
+	o->icur = 0;
+
+	/* Out of place by more than a lookahead: before what was given. */
+	for (w = 0; w < total && order_before(&o->cur[w], &o->last); w++)
+		o->late++;
+	if (order_before(&o->last, &o->cur[total - 1]))
+		o->last = o->cur[total - 1];
+	return 1;
+}
+
+static int
+order_merge_init(struct order *o)
+{
+	struct order_stream	*s;
+	size_t			 room = (size_t)(o->nstreams + 1) *
+				    (ORDER_BATCH + ORDER_LOOK);
 	unsigned		 i;
 
+	o->live = calloc(o->nstreams + 1, sizeof *o->live);
+	o->run = calloc(o->nstreams + 1, sizeof *o->run);
+	o->out = calloc(room, sizeof *o->out);
+	o->tmp = calloc(room, sizeof *o->tmp);
+	if (o->live == NULL || o->run == NULL || o->out == NULL ||
+	    o->tmp == NULL)
+		return -1;
 	for (i = 0; i < o->nstreams; i++) {
 		s = &o->streams[i];
 		if (s->seg != ORDER_NONE) {
@@ -391,83 +483,43 @@ order_heap_init(struct order *o)
 			s->end = o->segs[s->seg].end;
 		}
 		s->i = s->n = s->ready = 0;
-		if (order_refill(o, s))
-			o->heap[o->nheap++] = i;
+		o->live[o->nlive++] = i;	/* refilled by the first round */
 	}
-	for (i = o->nheap / 2; i-- > 0;)
-		order_sift(o, i);
-	order_limit(o);
-}
-
-/*
- * The top stream s cannot give its head now (its ready events ran out, or
- * the head passes the limit): refill it, drop it when done, or let the
- * heap choose again.
- */
-static void
-order_switch(struct order *o, struct order_stream *s)
-{
-	if (s->i == s->ready && !order_refill(o, s)) {
-		/* The stream is done. */
-		o->heap[0] = o->heap[--o->nheap];
-		if (o->nheap > 1)
-			order_sift(o, 0);
-	} else if (s->i < s->ready && order_before(&s->ent[s->i], &o->limit))
-		return;		/* refilled, and still first */
-	else if (o->nheap == 2) {
-		/* Two streams (one capability and the events of none): swap. */
-		if (order_before(order_head(o, 1), order_head(o, 0))) {
-			o->heap[0] = o->heap[1];
-			o->heap[1] = (unsigned)(s - o->streams);
-		}
-	} else
-		order_sift(o, 0);
-	order_limit(o);
+	return 0;
 }
 
 /*
  * Up to n next events into ev[], 0 at the end.  Their borrowed pointers
- * stay valid until order_free().  The top stream of the heap gives events
- * while they come before every other stream's head (o->limit).
+ * stay valid until order_free().
  */
 size_t
 order_next_n(struct order *o, struct proto_ev *ev, size_t n)
 {
-	struct order_stream	*s;
 	const struct order_ent	*e;
 	const char		*why;
 	size_t			 k = 0;
 
-	while (k < n && o->nheap > 0) {
-		s = &o->streams[o->heap[0]];
-		if (s->i == s->ready || !order_before(&s->ent[s->i], &o->limit)) {
-			order_switch(o, s);
+	while (k < n) {
+		if (o->icur == o->ncur) {
+			if (!order_round(o))
+				break;
 			continue;
 		}
-		do {
-			e = &s->ent[s->i++];
-			if (e->time < o->last_time || (e->time ==
-			    o->last_time && e->off < o->last_off))
-				o->late++;
-			else {
-				o->last_time = e->time;
-				o->last_off = e->off;
-			}
-			why = proto_dec_framed(o->dec, o->map + e->off,
-			    e->size, s->cap, &ev[k]);
-			if (why != NULL) {
-				order_fail(o, e->off, why);
-				continue;
-			}
-			ev[k++].off = e->off;
-		} while (k < n && s->i < s->ready &&
-		    order_before(&s->ent[s->i], &o->limit));
+		e = &o->cur[o->icur++];
+		why = proto_dec_framed(o->dec, o->map + e->off, e->size,
+		    e->cap, &ev[k]);
+		if (why != NULL) {
+			order_fail(o, e->off, why);
+			continue;
+		}
+		ev[k++].off = e->off;
 	}
 	if (order_shrunk) {
 		/* Some of these may have been read as the zeros mapped. */
 		order_fail(o, k > 0 ? ev[0].off : 0,
 		    "the file shrank while read");
-		o->nheap = 0;
+		o->nlive = 0;
+		o->icur = o->ncur = 0;
 		return 0;
 	}
 	o->done += k;
@@ -560,11 +612,10 @@ order_open(const char *path)
 	o->drop_step = ORDER_DROP / (o->nstreams + 1);
 	if (o->drop_step < (16 << 10))
 		o->drop_step = 16 << 10;
-	if ((o->heap = calloc(o->nstreams + 1, sizeof *o->heap)) == NULL) {
+	if (order_merge_init(o) == -1) {
 		order_free(o);
 		return NULL;
 	}
-	order_heap_init(o);
 	return o;
 }
 
@@ -586,7 +637,10 @@ order_free(struct order *o)
 	free(o->segs);
 	free(o->streams);
 	free(o->stream_of);
-	free(o->heap);
+	free(o->live);
+	free(o->run);
+	free(o->out);
+	free(o->tmp);
 	close(o->fd);
 	free(o);
 }

@@ -113,6 +113,22 @@ if [ -d "$corpus" ]; then
 else
 	skipped="$skipped${skipped:+; }corpus $corpus not found"
 fi
+# Every interval's snapshot, not only the last: when each is printed (event
+# time) and how many events it has seen.
+for log in tests/fixtures/gc.eventlog tests/fixtures/threads.eventlog; do
+	name=$(basename "$log" .eventlog)
+	got=$($driver --json --interval 0.01 "$log" 2>/dev/null |
+	    sed -E 's/^\{"time_ns":([0-9]+).*"events_total":([0-9]+).*/\1 \2/')
+	[ $regen = 1 ] && printf '%s\n' "$got" >"$here/$name.10ms"
+	if [ -n "$got" ] && [ "$got" = "$(cat "$here/$name.10ms")" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "not ok - $log: snapshots every 10 ms differ from" \
+		    "$here/$name.10ms"
+		printf '%s\n' "$got" | diff "$here/$name.10ms" - | head -10
+	fi
+done
 [ -n "$skipped" ] && echo "SKIPPED: $skipped"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
