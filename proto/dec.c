@@ -1095,9 +1095,11 @@ take_event(struct proto_dec *d, struct proto_ev *ev, size_t total)
 	ev->off = d->off;
 	consume(d, total);
 
-	/* Only a variable-size event can be malformed once framed. */
-	why = d->frame_only && ev->kind != PROTO_BLOCK_MARKER &&
-	    ev->size == 10 + ev->len ? NULL : fields(ev);
+	/* Only a variable-size event can be malformed once framed; a
+	 * fixed-size empty one has no fields. */
+	why = (d->frame_only || ev->len == 0) &&
+	    ev->kind != PROTO_BLOCK_MARKER && ev->size == 10 + ev->len ?
+	    NULL : fields(ev);
 	if (ev->kind == PROTO_BLOCK_MARKER) {
 		/* As the reference: the block's size counts from the marker. */
 		d->block_cap = ev->u.block.cap == 0xffff ? PROTO_NO_CAP :
@@ -1199,6 +1201,10 @@ proto_dec_framed(const struct proto_dec *d, const void *buf, uint32_t size,
 	ev->payload = p + (var ? 12 : 10);
 	ev->len = size - (var ? 12 : 10);
 	ev->cap = cap;
+	/* Fixed-size and empty: no fields (a kind that has some is declared
+	 * with room for them, see proto_fields_kind). */
+	if (!var && ev->len == 0)
+		return NULL;
 	return fields(ev);
 }
 

@@ -197,6 +197,7 @@ struct model_priv {
 	/* Time. */
 	int		 started;	/* an event has been applied */
 	uint64_t	 slot;		/* number of now's slot */
+	uint64_t	 slot_end;	/* the time it ends */
 	uint64_t	 slot_events, slot_bytes;	/* totals when the slot
 							 * began */
 	uint64_t	 run_events, run_bytes;	/* totals at the reset */

@@ -262,6 +262,14 @@ model_slot_at(struct model *m, uint64_t t)
 	return &m->p->slots[s % MODEL_NSLOTS];
 }
 
+/* Where slot s ends: a time at or past it is in a later slot. */
+static uint64_t
+slot_end(uint64_t s)
+{
+	return s < UINT64_MAX / MODEL_SLOT_NS ? (s + 1) * MODEL_SLOT_NS :
+	    UINT64_MAX;
+}
+
 /* Roll the ring forward to now's slot: new slots start empty, gauges
  * carried. */
 static void
@@ -296,6 +304,7 @@ model_advance(struct model *m, uint64_t s)
 		}
 	}
 	p->slot = s;
+	p->slot_end = slot_end(s);
 	model_threads_tick(m);
 }
 
@@ -309,6 +318,7 @@ model_start(struct model *m, uint64_t t)
 	m->prog.start = t;
 	m->reset_at = t;
 	p->slot = t / MODEL_SLOT_NS;
+	p->slot_end = slot_end(p->slot);
 	p->slot_events = p->run_events = m->totals.events;
 	p->slot_bytes = p->run_bytes = m->totals.bytes;
 }
@@ -893,7 +903,7 @@ apply_one(struct model *m, const struct proto_ev *ev)
 		model_start(m, t);
 	else if (t > m->now) {
 		m->now = t;
-		if (t / MODEL_SLOT_NS != p->slot)
+		if (t >= p->slot_end)
 			model_advance(m, t / MODEL_SLOT_NS);
 	}
 	m->totals.events++;
@@ -1016,15 +1026,17 @@ model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
 {
 	size_t	i;
 
+	if (m->p->ro.window != 0) {
+		for (i = 0; i < n && (ev[i].time < until ||
+		    ev[i].kind == PROTO_BLOCK_MARKER); i++)
+			model_reorder_push(m, &ev[i]);
+		return i;
+	}
 	for (i = 0; i < n; i++) {
 		if (ev[i].time >= until && ev[i].kind != PROTO_BLOCK_MARKER)
 			break;
-		if (m->p->ro.window != 0) {
-			model_reorder_push(m, &ev[i]);
-			continue;
-		}
-		if (m->p->started && ev[i].time < m->now &&
-		    ev[i].kind != PROTO_BLOCK_MARKER)
+		/* (m->now is 0 until the first event.) */
+		if (ev[i].time < m->now && ev[i].kind != PROTO_BLOCK_MARKER)
 			m->totals.late++;
 		apply_one(m, &ev[i]);
 	}
