@@ -14,7 +14,9 @@
  * files each block, and each run of events outside blocks, under its
  * stream: the block's capability, or none.  order_next_n() then merges the
  * streams by (time, file offset), each read through a sorted lookahead of
- * ORDER_LOOK events.  That is the reference's stable order whenever no
+ * ORDER_LOOK events, in rounds: all that every stream has ready up to the
+ * earliest of their last ready events, merged at once (order_round()).
+ * That is the reference's stable order whenever no
  * event is more than ORDER_LOOK events out of place in its stream; an event
  * that is comes out late, is counted as late (order_late()), and is given
  * all the same, as a live stream's would be.
