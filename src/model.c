@@ -219,14 +219,7 @@ model_error(struct model *m, const char *msg)
 void
 model_apply(struct model *m, const struct proto_ev *ev)
 {
-	if (m->p->ro.window != 0) {
-		model_reorder_push(m, ev);
-		return;
-	}
-	if (m->p->started && ev->time < m->now &&
-	    ev->kind != PROTO_BLOCK_MARKER)
-		m->totals.late++;
-	model_apply_one(m, ev);
+	model_apply_until(m, ev, 1, UINT64_MAX);
 }
 
 void

@@ -21,25 +21,9 @@
 #include <unistd.h>
 
 #include "source.h"
+#include "../tap.h"
 
-static int	passed, failed;
 static char	tmpdir[256];
-
-static void
-ok(int cond, const char *fmt, ...)
-{
-	va_list	ap;
-
-	printf("%s %d - ", cond ? "ok" : "not ok", passed + failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (cond)
-		passed++;
-	else
-		failed++;
-}
 
 static uint64_t
 ms(uint64_t n)
@@ -794,8 +778,7 @@ test_tcp(void)
 	len = sizeof sin6;
 	if (lfd == -1 || bind(lfd, (struct sockaddr *)&sin6, sizeof sin6) != 0 ||
 	    listen(lfd, 4) != 0) {
-		printf("ok %d - # SKIP no IPv6 loopback\n", passed + failed + 1);
-		passed++;
+		ok(1, "# SKIP no IPv6 loopback");
 	} else {
 		getsockname(lfd, (struct sockaddr *)&sin6, &len);
 		snprintf(target, sizeof target, "[::1]:%u",
@@ -937,6 +920,5 @@ main(void)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmpdir);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return tap_done();
 }

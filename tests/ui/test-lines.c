@@ -11,24 +11,7 @@
 #include <string.h>
 
 #include "ui.h"
-
-static int	 passed, failed;
-
-static void
-ok(int cond, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cond)
-		passed++;
-	else
-		failed++;
-	printf("%s %d - ", cond ? "ok" : "not ok", passed + failed);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
+#include "../tap.h"
 
 static void
 is(const char *got, const char *want, const char *what)
@@ -368,6 +351,5 @@ main(void)
 	test_fmt();
 	test_keys();
 	test_layout();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return tap_done();
 }

@@ -16,25 +16,9 @@
 #include <string.h>
 
 #include "uitest.h"
+#include "../tap.h"
 
-static int	 passed, failed;
 static const char *dir = "tests/fixtures";
-
-static void
-ok(int cond, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cond)
-		passed++;
-	else
-		failed++;
-	printf("%s %d - ", cond ? "ok" : "not ok", passed + failed);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static int
 has(const char *text, const char *needle)
@@ -731,6 +715,5 @@ main(int argc, char **argv)
 	test_view();
 	if (argc > 2)
 		test_corpus(argv[2]);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return tap_done();
 }

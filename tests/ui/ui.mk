@@ -12,11 +12,11 @@ $(UI_TEST_LIB): $(UI_CORE_OBJ) $(CORE_OBJ)
 UI_TEST_LINES_OBJ := build/ui/lines.o build/ui/fmt.o build/ui/keys.o \
 	build/ui/layout.o $(PROTO_OBJ)
 
-build/tests/ui/test-lines: tests/ui/test-lines.c $(UI_TEST_LINES_OBJ) ui/ui.h
+build/tests/ui/test-lines: tests/ui/test-lines.c tests/tap.h $(UI_TEST_LINES_OBJ) ui/ui.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/ui/test-panes: tests/ui/test-panes.c tests/ui/uitest.h $(UI_TEST_LIB) ui/ui.h
+build/tests/ui/test-panes: tests/ui/test-panes.c tests/tap.h tests/ui/uitest.h $(UI_TEST_LIB) ui/ui.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
@@ -55,11 +55,11 @@ build/tests/ui/san/libuicore.a: $(UI_SAN_SRC) $(wildcard src/*.h proto/*.h) ui/u
 	rm -f $@
 	$(AR) qcs $@ $(@D)/*/*.o
 
-build/tests/ui/san-test-panes: tests/ui/test-panes.c tests/ui/uitest.h build/tests/ui/san/libuicore.a ui/ui.h
+build/tests/ui/san-test-panes: tests/ui/test-panes.c tests/tap.h tests/ui/uitest.h build/tests/ui/san/libuicore.a ui/ui.h
 	@mkdir -p $(@D)
 	$(UI_SAN_CC) $(CPPFLAGS) -O1 -g $(UI_SAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
-build/tests/ui/san-test-lines: tests/ui/test-lines.c $(filter ui/lines.c ui/fmt.c ui/keys.c ui/layout.c,$(UI_SRC)) $(PROTO_SRC) ui/ui.h
+build/tests/ui/san-test-lines: tests/ui/test-lines.c tests/tap.h $(filter ui/lines.c ui/fmt.c ui/keys.c ui/layout.c,$(UI_SRC)) $(PROTO_SRC) ui/ui.h
 	@mkdir -p $(@D)
 	$(UI_SAN_CC) $(CPPFLAGS) -O1 -g $(UI_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
 
