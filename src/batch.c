@@ -1,8 +1,9 @@
 /*
  * batch.c: evtop --batch: the model printed as text (like `top -b`) or as
  * one JSON object per line, every --interval seconds of event time and
- * once at the end.  Files are replayed as fast as they can be read, in the
- * reference's time order (merge.c).
+ * once at the end.  Files are replayed as fast as they can be read, in
+ * time order: order.c's, read on a second core (feed.c), or merge.c's
+ * for the files order.c does not take.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,30 +39,40 @@ batch_interval_ns(const struct evtop_opts *o)
 	return (uint64_t)(o->interval * 1e9);
 }
 
-/* The events of the file, from order.c if it takes it, else merge.c. */
+/* The events of the file: order.c's through feed.c, else merge.c's. */
 struct batch_src {
 	struct order	*ord;
+	struct feed	*fd;
 	struct merge	*mg;
+	struct proto_ev	 evs[BATCH_EVENTS];	/* merge.c's */
 };
 
 static size_t
-batch_next(struct batch_src *b, struct proto_ev *ev, size_t n)
+batch_next(struct batch_src *b, const struct proto_ev **ev)
 {
-	return b->ord != NULL ? order_next_n(b->ord, ev, n) :
-	    merge_next_n(b->mg, ev, n);
+	if (b->fd != NULL)
+		return feed_next(b->fd, ev);
+	*ev = b->evs;
+	return merge_next_n(b->mg, b->evs, BATCH_EVENTS);
+}
+
+static void
+batch_error(struct model *m, const struct evtop_opts *o, const char *err)
+{
+	fprintf(stderr, "evtop: %s: %s\n", o->target, err);
+	model_error(m, err);
 }
 
 static int
 batch_file(const struct evtop_opts *o)
 {
-	static struct proto_ev evs[BATCH_EVENTS];
-	struct batch_src b = { NULL, NULL };
-	struct proto_ev	*ev;
+	static struct batch_src b;
+	const struct proto_ev *evs, *ev;
 	struct model	*m;
 	const struct proto_dec *dec;
 	const char	*err;
 	size_t		 n, i;
-	char		*cause = NULL;
+	char		*cause = NULL, derr[128] = "";
 	uint64_t	 every = batch_interval_ns(o), next = 0;
 	int		 started = 0;
 
@@ -77,7 +88,11 @@ batch_file(const struct evtop_opts *o)
 	dec = b.ord != NULL ? order_dec(b.ord) : merge_dec(b.mg);
 	if (dec != NULL)
 		model_header(m, dec);
-	while ((n = batch_next(&b, evs, BATCH_EVENTS)) > 0) {
+	if (b.ord != NULL && (b.fd = feed_new(b.ord, 1)) == NULL) {
+		fprintf(stderr, "evtop: out of memory\n");
+		return 1;
+	}
+	while ((n = batch_next(&b, &evs)) > 0) {
 		for (i = 0; i < n;) {
 			ev = &evs[i];
 			if (!started && ev->kind == PROTO_BLOCK_MARKER) {
@@ -98,11 +113,14 @@ batch_file(const struct evtop_opts *o)
 			}
 		}
 	}
+	if (b.fd != NULL && (err = feed_error(b.fd)) != NULL)
+		snprintf(derr, sizeof derr, "%s", err);
+	feed_free(b.fd);	/* the order is ours again */
 	err = b.ord != NULL ? order_error(b.ord) : merge_error(b.mg);
-	if (err != NULL) {
-		fprintf(stderr, "evtop: %s: %s\n", o->target, err);
-		model_error(m, err);
-	}
+	if (err != NULL)
+		batch_error(m, o, err);
+	if (derr[0] != '\0')
+		batch_error(m, o, derr);
 	model_flush(m);
 	batch_emit(m, o, stdout);
 	model_free(m);

@@ -23,8 +23,9 @@
  *
  * Memory: the index of blocks (a file with more than ORDER_SEGS blocks goes
  * to merge.c) and the pages each stream has touched since it last let go of
- * them: a stream drops its pages behind every ORDER_DROP / streams bytes it
- * reads (16 KiB at least), so all hold about ORDER_DROP at most.
+ * them: every ORDER_DROP / streams bytes it reads (16 KiB at least), a
+ * stream drops its pages up to where it stood the last time, so all hold
+ * about 2 * ORDER_DROP at most.
  * A file that shrinks while mapped would raise SIGBUS on the missing pages:
  * a handler maps zeros there and the replay stops with an error.
  */
@@ -49,7 +50,7 @@
 #endif
 #define ORDER_SEGS	(1 << 20)	/* blocks and runs indexed, at most */
 #ifndef ORDER_DROP
-#define ORDER_DROP	(16 << 20)	/* bytes all streams may hold read */
+#define ORDER_DROP	(8 << 20)	/* bytes all streams read per drop */
 #endif
 #define ORDER_NONE	UINT32_MAX
 #define ORDER_NOCAP	0xffffu		/* the stream of events of no cap */
@@ -58,13 +59,6 @@
 struct order_seg {
 	uint64_t	 off, end;
 	uint32_t	 next;		/* the stream's next segment */
-};
-
-/* An event framed but not yet given: its key and where it is. */
-struct order_ent {
-	uint64_t	 time, off;
-	uint32_t	 size;
-	int32_t		 cap;		/* as events carry it */
 };
 
 /* A sorted run of entries to merge. */
@@ -80,6 +74,7 @@ struct order_stream {
 	int32_t		 cap;		/* as events carry it: -1 for none */
 	unsigned	 i, ready, n;	/* next out, sorted out, framed */
 	uint64_t	 drop;		/* pages before this are let go */
+	uint64_t	 mark;		/* and those before this next */
 	struct order_ent ent[ORDER_BATCH + ORDER_LOOK];
 };
 
@@ -293,11 +288,13 @@ order_refill(struct order *o, struct order_stream *s)
 	unsigned		 j, n;
 	long			 len;
 
-	/* Pages before what is still to come go (with a lag: the events
-	 * just given borrow them). */
-	if (s->i > 0 && v[0].off - s->drop >= o->drop_step) {
-		order_drop(o, s->drop, v[0].off);
-		s->drop = v[0].off;
+	/* Pages go a step behind what is still to come: the events given
+	 * since the last step may still be read (feed.c decodes them on
+	 * another thread, a few thousand events behind). */
+	if (s->i > 0 && v[0].off - s->mark >= o->drop_step) {
+		order_drop(o, s->drop, s->mark);
+		s->drop = s->mark;
+		s->mark = v[0].off;
 	}
 	memmove(v, v + s->i, (s->n - s->i) * sizeof *v);
 	n = s->n - s->i;
@@ -484,13 +481,46 @@ order_merge_init(struct order *o)
 	for (i = 0; i < o->nstreams; i++) {
 		s = &o->streams[i];
 		if (s->seg != ORDER_NONE) {
-			s->pos = s->drop = o->segs[s->seg].off;
+			s->pos = s->drop = s->mark = o->segs[s->seg].off;
 			s->end = o->segs[s->seg].end;
 		}
 		s->i = s->n = s->ready = 0;
 		o->live[o->nlive++] = i;	/* refilled by the first round */
 	}
 	return 0;
+}
+
+/* Up to n of the round's next events at *e, refilled: 0 at the end. */
+static size_t
+order_take(struct order *o, const struct order_ent **e, size_t n)
+{
+	while (o->icur == o->ncur)
+		if (!order_round(o))
+			return 0;
+	*e = o->cur + o->icur;
+	if (n > o->ncur - o->icur)
+		n = o->ncur - o->icur;
+	o->icur += n;
+	return n;
+}
+
+/*
+ * k events were given: 0 instead if some were read as the zeros mapped.
+ * An error found in them (had: there was one before) is the zeros'.
+ */
+static size_t
+order_given(struct order *o, size_t k, uint64_t off, int had)
+{
+	if (order_shrunk) {
+		if (!had)
+			o->error[0] = '\0';
+		order_fail(o, off, "the file shrank while read");
+		o->nlive = 0;
+		o->icur = o->ncur = 0;
+		return 0;
+	}
+	o->done += k;
+	return k;
 }
 
 /*
@@ -502,33 +532,56 @@ order_next_n(struct order *o, struct proto_ev *ev, size_t n)
 {
 	const struct order_ent	*e;
 	const char		*why;
-	size_t			 k = 0;
+	size_t			 k = 0, m, i;
+	int			 had = o->error[0] != '\0';
 
-	while (k < n) {
-		if (o->icur == o->ncur) {
-			if (!order_round(o))
-				break;
-			continue;
+	while (k < n && (m = order_take(o, &e, n - k)) > 0) {
+		for (i = 0; i < m; i++) {
+			if ((why = order_decode(o, &e[i], &ev[k])) != NULL)
+				order_fail(o, e[i].off, why);
+			else
+				k++;
 		}
-		e = &o->cur[o->icur++];
-		why = proto_dec_framed(o->dec, o->map + e->off, e->size,
-		    e->cap, &ev[k]);
-		if (why != NULL) {
-			order_fail(o, e->off, why);
-			continue;
-		}
-		ev[k++].off = e->off;
 	}
-	if (order_shrunk) {
-		/* Some of these may have been read as the zeros mapped. */
-		order_fail(o, k > 0 ? ev[0].off : 0,
-		    "the file shrank while read");
-		o->nlive = 0;
-		o->icur = o->ncur = 0;
-		return 0;
+	return order_given(o, k, k > 0 ? ev[0].off : 0, had);
+}
+
+/*
+ * The same, framed but not decoded: order_decode() decodes them, on any
+ * thread, until order_free().
+ */
+size_t
+order_next_ents(struct order *o, struct order_ent *ent, size_t n)
+{
+	const struct order_ent	*e;
+	size_t			 k = 0, m;
+	int			 had = o->error[0] != '\0';
+
+	while (k < n && (m = order_take(o, &e, n - k)) > 0) {
+		memcpy(ent + k, e, m * sizeof *e);
+		k += m;
 	}
-	o->done += k;
-	return k;
+	return order_given(o, k, k > 0 ? ent[0].off : 0, had);
+}
+
+/* Decode a framed event: NULL, or why its fields do not parse. */
+const char *
+order_decode(const struct order *o, const struct order_ent *e,
+    struct proto_ev *ev)
+{
+	const char	*why;
+
+	why = proto_dec_framed(o->dec, o->map + e->off, e->size, e->cap, ev);
+	ev->off = e->off;
+	return why;
+}
+
+/* Whether the file shrank under the map (so some bytes read as zeros). */
+int
+order_shrank(const struct order *o)
+{
+	(void)o;
+	return order_shrunk != 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -63,6 +63,18 @@ for v in $dir/t_order $dir/t_order-l8; do
 		pass=$((pass + 1))
 	fi
 done
+# feed.c: order.c's events on a second thread, exactly as order.c gives them.
+for pair in t_feed:t_order t_feed-l8:t_order-l8 t_feed-tsan:t_order; do
+	f=${pair%%:*} r=${pair#*:}
+	$dir/$f "$@" > "$out/$f" 2> "$out/$f.err"
+	if cmp -s "$out/$r" "$out/$f" && cmp -s "$out/$r.err" "$out/$f.err"; then
+		pass=$((pass + 1))
+	else
+		echo "not ok - $f differs from $r:"
+		diff "$out/$r" "$out/$f" | head -5
+		fail=$((fail + 1))
+	fi
+done
 if grep -q UNSORTED "$out/ref"; then
 	echo "not ok - unsorted delivery:"
 	grep UNSORTED "$out/ref" | head -5

@@ -8,8 +8,11 @@
  * takes it; that block ends there with an error at that byte, and every
  * other event (all of capability 1's, capability 0's before it) comes out
  * as from the clean file.  2. A copy that shrinks to 4 KiB while read: the
- * replay ends with an error, not SIGBUS.  3. Copies cut mid-event, with
- * bytes after the end marker, with junk before the header: declined.
+ * replay ends with an error, not SIGBUS, read directly and through feed.c.
+ * 3. Copies cut mid-event, with bytes after the end marker, with junk
+ * before the header: declined.  4. The RTS identifier retagged as a
+ * profiling sample, too short for its fields: that event alone is left
+ * out, with the same error, read directly and through feed.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,17 +83,51 @@ tally(struct order *o, uint64_t before, struct tally *t)
 		}
 }
 
+/* Events, and the first error, read directly or through feed.c. */
+static uint64_t
+drain(struct order *o, int feed, char *err, size_t size)
+{
+	struct proto_ev		 ev[16];
+	const struct proto_ev	*fev;
+	struct feed		*f;
+	uint64_t		 all = 0;
+	size_t			 n;
+	const char		*e;
+
+	err[0] = '\0';
+	if (!feed) {
+		while ((n = order_next_n(o, ev, 16)) > 0)
+			all += n;
+		if ((e = order_error(o)) != NULL)
+			snprintf(err, size, "%s", e);
+		return all;
+	}
+	if ((f = feed_new(o, 1)) == NULL)
+		exit(2);
+	while ((n = feed_next(f, &fev)) > 0)
+		all += n;
+	if ((e = feed_error(f)) != NULL)
+		snprintf(err, size, "%s", e);
+	feed_free(f);
+	if ((e = order_error(o)) != NULL)
+		snprintf(err, size, "%s", e);
+	return all;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct order	*o;
 	struct proto_ev	 ev[16];
 	struct tally	 clean, bad;
+	struct feed	*f;
+	const struct proto_ev *fev;
 	unsigned char	*b;
 	const char	*err;
-	char		 path[4096], want[128];
+	char		 path[4096], want[128], msg[128];
 	size_t		 n, k, got;
-	uint64_t	 at = 0, seen = 0;
+	uint64_t	 at = 0, seen = 0, all;
+	int		 feed;
 
 	if (argc != 3 || (b = slurp(argv[1], &n)) == NULL)
 		return 2;
@@ -135,20 +172,38 @@ main(int argc, char **argv)
 	if ((b = slurp(argv[1], &n)) == NULL)
 		return 2;
 
-	/* 2. Shrinking while read. */
-	spit(path, b, n, "", 0);
-	if ((o = order_open(path)) != NULL) {
-		got = order_next_n(o, ev, 16);
-		if (truncate(path, 4096) != 0)
-			return 2;
-		while (order_next_n(o, ev, 16) > 0)
-			got++;
-		err = order_error(o);
-		ok(err != NULL && strstr(err, "shrank") != NULL,
+	/* 2. Shrinking while read, directly and through the feed. */
+	for (feed = 0; feed < 2; feed++) {
+		spit(path, b, n, "", 0);
+		if ((o = order_open(path)) == NULL) {
+			ok(0, "the copy is taken");
+			continue;
+		}
+		if (feed) {
+			if ((f = feed_new(o, 1)) == NULL ||
+			    feed_next(f, &fev) == 0)
+				return 2;
+			if (truncate(path, 4096) != 0)
+				return 2;
+			while (feed_next(f, &fev) > 0)
+				continue;
+			snprintf(msg, sizeof msg, "%s", feed_error(f) != NULL ?
+			    feed_error(f) : "");
+			feed_free(f);
+			err = order_error(o) != NULL ? order_error(o) : msg;
+		} else {
+			got = order_next_n(o, ev, 16);
+			if (truncate(path, 4096) != 0)
+				return 2;
+			while (order_next_n(o, ev, 16) > 0)
+				got++;
+			err = order_error(o);
+		}
+		ok(err != NULL && strstr(err, "shrank") != NULL, feed ?
+		    "a file that shrinks under the feed: an error, not SIGBUS" :
 		    "a file that shrinks: an error, not SIGBUS");
 		order_free(o);
-	} else
-		ok(0, "the copy is taken");
+	}
 
 	/* 3. Declined: cut mid-event, bytes after the end marker, junk. */
 	spit(path, b, n - 3, "", 0);
@@ -165,6 +220,35 @@ main(int argc, char **argv)
 	spit(path, b, n, "", 0);
 	ok((o = order_open(path)) != NULL, "the copy again: taken");
 	order_free(o);
+
+	/* 4. A field that does not parse, directly and through the feed. */
+	if ((o = order_open(argv[1])) == NULL)
+		return 2;
+	for (at = 0; at == 0 && (got = order_next_n(o, ev, 16)) > 0;)
+		for (k = 0; k < got; k++)
+			if (ev[k].kind == PROTO_RTS_IDENTIFIER) {
+				at = ev[k].off;
+				break;
+			}
+	order_free(o);
+	ok(at != 0, "the log has an RTS identifier");
+	b[at] = PROTO_PROF_SAMPLE_COST_CENTRE >> 8;
+	b[at + 1] = PROTO_PROF_SAMPLE_COST_CENTRE & 0xff;
+	spit(path, b, n, "", 0);
+	snprintf(want, sizeof want, "byte %llu: cost-centre stack longer "
+	    "than its event", (unsigned long long)at);
+	for (feed = 0; feed < 2; feed++) {
+		if ((o = order_open(path)) == NULL) {
+			ok(0, "a short sample: taken");
+			continue;
+		}
+		all = drain(o, feed, msg, sizeof msg);
+		ok(all + 1 == clean.all, feed ? "through the feed: the short "
+		    "sample alone left out" : "the short sample alone left out");
+		ok(strcmp(msg, want) == 0, feed ? "through the feed: its "
+		    "error at its byte" : "its error at its byte");
+		order_free(o);
+	}
 
 	unlink(path);
 	free(b);
