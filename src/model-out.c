@@ -1,5 +1,8 @@
 /*
  * model-out.c: the model as one line of JSON, or as text like `top -b`.
+ * The JSON is built without printf (outbuf.c: numbers by hand, doubles
+ * byte for byte as "%.Nf" prints them) and written with one fwrite; the
+ * text, off the replay's hot path, uses stdio.
  *
  * The JSON object (times in ns, sizes in bytes, shares 0..1; "1s", "10s"
  * and "run" are MODEL_W1, MODEL_W10 and MODEL_WRUN):
@@ -37,34 +40,74 @@
 
 #include "model-priv.h"
 
-#define TOP_N	10
+#define TOP_N		10
+#ifndef JSON_BUF
+#define JSON_BUF	32768	/* a line's bytes written at once (>= OUTBUF_MIN) */
+#endif
+#define JSON_NTAGS	256	/* tags sorted on the stack (more: calloc) */
 
 static const char *const win_names[MODEL_NWIN] = { "1s", "10s", "run" };
 
+/*
+ * The JSON pieces.  A key argument is the text before the value as it
+ * appears in the line: separator, quoted name and colon (",\"pid\":").
+ */
 static void
-js_str(FILE *f, const char *s)
+js_u(struct outbuf *ob, const char *key, uint64_t v)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	outbuf_str(ob, key);
+	outbuf_u64(ob, v);
 }
 
 static void
-js_dbl(FILE *f, double v)
+js_i(struct outbuf *ob, const char *key, int64_t v)
+{
+	outbuf_str(ob, key);
+	outbuf_i64(ob, v);
+}
+
+static void
+js_bool(struct outbuf *ob, const char *key, int v)
+{
+	outbuf_str(ob, key);
+	outbuf_str(ob, v ? "true" : "false");
+}
+
+static void
+js_str(struct outbuf *ob, const char *s)
+{
+	outbuf_json(ob, s);
+}
+
+/* A share or ratio: 4 decimals, null if not a number. */
+static void
+js_dbl(struct outbuf *ob, double v)
 {
 	if (v != v)
-		fputs("null", f);
+		outbuf_str(ob, "null");
 	else
-		fprintf(f, "%.4f", v);
+		outbuf_fixed(ob, v, 4);
+}
+
+/* The same, null also when negative (not known). */
+static void
+js_dbl_known(struct outbuf *ob, double v)
+{
+	if (v < 0)
+		outbuf_str(ob, "null");
+	else
+		js_dbl(ob, v);
+}
+
+/* "name": before a window's value, with a comma after the first. */
+static void
+js_win(struct outbuf *ob, int w)
+{
+	if (w > 0)
+		outbuf_char(ob, ',');
+	outbuf_char(ob, '"');
+	outbuf_str(ob, win_names[w]);
+	outbuf_str(ob, "\":");
 }
 
 static const char *
@@ -112,349 +155,359 @@ cmp_tagcount(const void *a, const void *b)
 }
 
 static void
-json_events(const struct model *m, FILE *f)
+json_events(const struct model *m, struct outbuf *ob)
 {
 	const struct model_priv	*p = m->p;
-	struct tagcount		*v;
+	struct tagcount		 small[JSON_NTAGS], *v = small;
 	char			 buf[32];
-	size_t			 n = 0, i;
+	const char		*name;
+	size_t			 n = 0, i, len;
 	uint16_t		 tag;
 
-	v = calloc(p->ntags_seen + 1, sizeof *v);
-	if (v == NULL) {
-		fputs("\"events\":{}", f);
+	if (p->ntags_seen > JSON_NTAGS &&
+	    (v = calloc(p->ntags_seen, sizeof *v)) == NULL) {
+		outbuf_str(ob, "\"events\":{}");
 		return;
 	}
 	for (i = 0; i < p->ntags_seen; i++) {
 		tag = p->tags_seen[i];
 		if (tag == PROTO_BLOCK_MARKER)
 			continue;
-		snprintf(v[n].name, sizeof v[n].name, "%s",
-		    model_tag_name(tag, buf, sizeof buf));
+		name = model_tag_name(tag, buf, sizeof buf);
+		len = strnlen(name, sizeof v[n].name - 1);
+		memcpy(v[n].name, name, len);
+		v[n].name[len] = '\0';
 		v[n++].n = m->tag_count[tag];
 	}
 	qsort(v, n, sizeof *v, cmp_tagcount);
-	fputs("\"events\":{", f);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s\"%s\":%llu", i ? "," : "", v[i].name,
-		    (unsigned long long)v[i].n);
-	fputc('}', f);
-	free(v);
+	outbuf_str(ob, "\"events\":{");
+	for (i = 0; i < n; i++) {
+		outbuf_str(ob, i ? ",\"" : "\"");
+		outbuf_str(ob, v[i].name);
+		js_u(ob, "\":", v[i].n);
+	}
+	outbuf_char(ob, '}');
+	if (v != small)
+		free(v);
 }
 
 static void
-json_program(const struct model *m, FILE *f)
+json_program(const struct model *m, struct outbuf *ob)
 {
 	const struct model_prog	*g = &m->prog;
 	const char		*bd;
 
-	fputs("\"program\":{\"rts\":", f);
-	js_str(f, g->rts_id);
-	fputs(",\"args\":", f);
-	js_str(f, g->args);
+	outbuf_str(ob, "\"program\":{\"rts\":");
+	js_str(ob, g->rts_id);
+	outbuf_str(ob, ",\"args\":");
+	js_str(ob, g->args);
 	if (g->has_pid)
-		fprintf(f, ",\"pid\":%u", g->pid);
+		js_u(ob, ",\"pid\":", g->pid);
 	else
-		fputs(",\"pid\":null", f);
+		outbuf_str(ob, ",\"pid\":null");
 	if (g->has_ppid)
-		fprintf(f, ",\"ppid\":%u", g->ppid);
+		js_u(ob, ",\"ppid\":", g->ppid);
 	else
-		fputs(",\"ppid\":null", f);
+		outbuf_str(ob, ",\"ppid\":null");
 	if (g->has_wall)
-		fprintf(f, ",\"wall_clock_ns\":%llu", (unsigned long long)
-		    (g->wall_ns - g->wall_at + g->start));
+		js_u(ob, ",\"wall_clock_ns\":", g->wall_ns - g->wall_at +
+		    g->start);
 	else
-		fputs(",\"wall_clock_ns\":null", f);
-	fprintf(f, ",\"sessions\":%llu,\"resets\":%llu,\"caps\":%d,"
-	    "\"caps_created\":%llu,\"caps_deleted\":%llu,"
-	    "\"caps_enabled\":%llu,\"caps_disabled\":%llu,\"caps_over\":%llu",
-	    (unsigned long long)g->sessions, (unsigned long long)g->resets,
-	    g->ncaps, (unsigned long long)g->caps_created,
-	    (unsigned long long)g->caps_deleted,
-	    (unsigned long long)g->caps_enabled,
-	    (unsigned long long)g->caps_disabled,
-	    (unsigned long long)g->caps_over);
-	if (g->has_heap_info)
-		fprintf(f, ",\"heap_info\":{\"gens\":%u,\"max_heap\":%llu,"
-		    "\"alloc_area\":%llu,\"mblock\":%llu,\"block\":%llu}",
-		    g->gens, (unsigned long long)g->max_heap,
-		    (unsigned long long)g->alloc_area,
-		    (unsigned long long)g->mblock,
-		    (unsigned long long)g->block);
-	else
-		fputs(",\"heap_info\":null", f);
+		outbuf_str(ob, ",\"wall_clock_ns\":null");
+	js_u(ob, ",\"sessions\":", g->sessions);
+	js_u(ob, ",\"resets\":", g->resets);
+	js_i(ob, ",\"caps\":", g->ncaps);
+	js_u(ob, ",\"caps_created\":", g->caps_created);
+	js_u(ob, ",\"caps_deleted\":", g->caps_deleted);
+	js_u(ob, ",\"caps_enabled\":", g->caps_enabled);
+	js_u(ob, ",\"caps_disabled\":", g->caps_disabled);
+	js_u(ob, ",\"caps_over\":", g->caps_over);
+	if (g->has_heap_info) {
+		js_u(ob, ",\"heap_info\":{\"gens\":", g->gens);
+		js_u(ob, ",\"max_heap\":", g->max_heap);
+		js_u(ob, ",\"alloc_area\":", g->alloc_area);
+		js_u(ob, ",\"mblock\":", g->mblock);
+		js_u(ob, ",\"block\":", g->block);
+		outbuf_char(ob, '}');
+	} else
+		outbuf_str(ob, ",\"heap_info\":null");
 	if (g->prof)
-		fprintf(f, ",\"prof_tick_ns\":%llu",
-		    (unsigned long long)g->tick_ns);
+		js_u(ob, ",\"prof_tick_ns\":", g->tick_ns);
 	else
-		fputs(",\"prof_tick_ns\":null", f);
+		outbuf_str(ob, ",\"prof_tick_ns\":null");
 	if (g->heap_prof) {
 		bd = proto_breakdown_name(g->breakdown);
-		fputs(",\"heap_prof\":{\"breakdown\":", f);
-		js_str(f, bd != NULL ? bd : "unknown");
-		fprintf(f, ",\"interval_ns\":%llu,\"filters\":",
-		    (unsigned long long)g->hp_interval);
-		js_str(f, g->hp_filters);
-		fputc('}', f);
+		outbuf_str(ob, ",\"heap_prof\":{\"breakdown\":");
+		js_str(ob, bd != NULL ? bd : "unknown");
+		js_u(ob, ",\"interval_ns\":", g->hp_interval);
+		outbuf_str(ob, ",\"filters\":");
+		js_str(ob, g->hp_filters);
+		outbuf_char(ob, '}');
 	} else
-		fputs(",\"heap_prof\":null", f);
-	fputc('}', f);
+		outbuf_str(ob, ",\"heap_prof\":null");
+	outbuf_char(ob, '}');
 }
 
 static void
-json_caps(const struct model *m, FILE *f)
+json_caps(const struct model *m, struct outbuf *ob)
 {
+	static const struct {
+		const char		*key;
+		enum model_series	 s;
+	} sp[] = {
+		{ "{\"created\":", MODEL_S_SPARKS_CREATED },
+		{ ",\"converted\":", MODEL_S_SPARKS_CONVERTED },
+		{ ",\"fizzled\":", MODEL_S_SPARKS_FIZZLED },
+		{ ",\"gcd\":", MODEL_S_SPARKS_GCD },
+		{ ",\"dud\":", MODEL_S_SPARKS_DUD },
+		{ ",\"overflowed\":", MODEL_S_SPARKS_OVERFLOWED },
+	};
 	const struct model_cap	*c;
-	struct model_util	 u;
+	struct model_util	 u[MODEL_NWIN];
+	size_t			 k;
 	int			 i, w, first = 1;
 
-	fputs("\"caps\":[", f);
+	outbuf_str(ob, "\"caps\":[");
 	for (i = 0; i < m->prog.ncaps; i++) {
 		if ((c = m->caps[i]) == NULL)
 			continue;
-		fprintf(f, "%s{\"cap\":%d,\"enabled\":%s,\"state\":\"%s\"",
-		    first ? "" : ",", c->id, c->enabled ? "true" : "false",
-		    cap_state_name(c->state));
+		js_i(ob, first ? "{\"cap\":" : ",{\"cap\":", c->id);
 		first = 0;
+		js_bool(ob, ",\"enabled\":", c->enabled);
+		outbuf_str(ob, ",\"state\":\"");
+		outbuf_str(ob, cap_state_name(c->state));
+		outbuf_char(ob, '"');
 		if (c->state == MODEL_CAP_RUN)
-			fprintf(f, ",\"thread\":%u", c->thread);
+			js_u(ob, ",\"thread\":", c->thread);
 		else
-			fputs(",\"thread\":null", f);
-		fprintf(f, ",\"events\":%llu", (unsigned long long)c->events);
-		model_cap_util(m, c, MODEL_WRUN, &u);
-		fprintf(f, ",\"run_ns\":%llu,\"gc_ns\":%llu,\"idle_ns\":%llu",
-		    (unsigned long long)u.run_ns, (unsigned long long)u.gc_ns,
-		    (unsigned long long)u.idle_ns);
-		fputs(",\"util\":{", f);
+			outbuf_str(ob, ",\"thread\":null");
+		js_u(ob, ",\"events\":", c->events);
+		for (w = 0; w < MODEL_NWIN; w++)
+			model_cap_util(m, c, (enum model_win)w, &u[w]);
+		js_u(ob, ",\"run_ns\":", u[MODEL_WRUN].run_ns);
+		js_u(ob, ",\"gc_ns\":", u[MODEL_WRUN].gc_ns);
+		js_u(ob, ",\"idle_ns\":", u[MODEL_WRUN].idle_ns);
+		outbuf_str(ob, ",\"util\":{");
 		for (w = 0; w < MODEL_NWIN; w++) {
-			model_cap_util(m, c, (enum model_win)w, &u);
-			fprintf(f, "%s\"%s\":", w ? "," : "", win_names[w]);
-			js_dbl(f, u.run);
+			js_win(ob, w);
+			js_dbl(ob, u[w].run);
 		}
-		fputs("},\"gc_share\":{", f);
+		outbuf_str(ob, "},\"gc_share\":{");
 		for (w = 0; w < MODEL_NWIN; w++) {
-			model_cap_util(m, c, (enum model_win)w, &u);
-			fprintf(f, "%s\"%s\":", w ? "," : "", win_names[w]);
-			js_dbl(f, u.gc);
+			js_win(ob, w);
+			js_dbl(ob, u[w].gc);
 		}
-		fprintf(f, "},\"sparks\":{\"created\":%llu,\"converted\":%llu,"
-		    "\"fizzled\":%llu,\"gcd\":%llu,\"dud\":%llu,"
-		    "\"overflowed\":%llu,\"remaining\":%llu,\"stolen\":%llu}}",
-		    (unsigned long long)model_cap_sparks(m, c,
-		    MODEL_S_SPARKS_CREATED, MODEL_WRUN),
-		    (unsigned long long)model_cap_sparks(m, c,
-		    MODEL_S_SPARKS_CONVERTED, MODEL_WRUN),
-		    (unsigned long long)model_cap_sparks(m, c,
-		    MODEL_S_SPARKS_FIZZLED, MODEL_WRUN),
-		    (unsigned long long)model_cap_sparks(m, c,
-		    MODEL_S_SPARKS_GCD, MODEL_WRUN),
-		    (unsigned long long)model_cap_sparks(m, c,
-		    MODEL_S_SPARKS_DUD, MODEL_WRUN),
-		    (unsigned long long)model_cap_sparks(m, c,
-		    MODEL_S_SPARKS_OVERFLOWED, MODEL_WRUN),
-		    (unsigned long long)c->sparks.rem,
-		    (unsigned long long)c->sparks.ev_steal);
+		outbuf_str(ob, "},\"sparks\":");
+		for (k = 0; k < sizeof sp / sizeof sp[0]; k++)
+			js_u(ob, sp[k].key, model_cap_sparks(m, c, sp[k].s,
+			    MODEL_WRUN));
+		js_u(ob, ",\"remaining\":", c->sparks.rem);
+		js_u(ob, ",\"stolen\":", c->sparks.ev_steal);
+		outbuf_str(ob, "}}");
 	}
-	fputc(']', f);
+	outbuf_char(ob, ']');
 }
 
 static void
-json_threads(const struct model *m, FILE *f)
+json_threads(const struct model *m, struct outbuf *ob)
 {
 	const struct model_threads *t = &m->threads;
 	struct model_thread_row	 rows[TOP_N];
 	int			 n, i, first = 1, w;
 	const char		*txt;
 
-	fprintf(f, "\"threads\":{\"created\":%llu,\"finished\":%llu,"
-	    "\"live\":%u,\"running\":%u,\"runnable\":%u,\"blocked\":%u,"
-	    "\"migrations\":%llu,\"wakeups\":%llu,\"runs\":%llu,"
-	    "\"cpu_ns\":%llu,\"table\":%llu,\"evicted\":%llu,"
-	    "\"dropped\":%llu,\"blocked_by\":{",
-	    (unsigned long long)t->created, (unsigned long long)t->finished,
-	    t->live, t->by_state[MODEL_T_RUNNING],
-	    t->by_state[MODEL_T_RUNNABLE], t->by_state[MODEL_T_BLOCKED],
-	    (unsigned long long)t->migrations,
-	    (unsigned long long)t->wakeups, (unsigned long long)t->runs,
-	    (unsigned long long)t->cpu_ns, (unsigned long long)t->table,
-	    (unsigned long long)t->evicted, (unsigned long long)t->dropped);
+	js_u(ob, "\"threads\":{\"created\":", t->created);
+	js_u(ob, ",\"finished\":", t->finished);
+	js_u(ob, ",\"live\":", t->live);
+	js_u(ob, ",\"running\":", t->by_state[MODEL_T_RUNNING]);
+	js_u(ob, ",\"runnable\":", t->by_state[MODEL_T_RUNNABLE]);
+	js_u(ob, ",\"blocked\":", t->by_state[MODEL_T_BLOCKED]);
+	js_u(ob, ",\"migrations\":", t->migrations);
+	js_u(ob, ",\"wakeups\":", t->wakeups);
+	js_u(ob, ",\"runs\":", t->runs);
+	js_u(ob, ",\"cpu_ns\":", t->cpu_ns);
+	js_u(ob, ",\"table\":", t->table);
+	js_u(ob, ",\"evicted\":", t->evicted);
+	js_u(ob, ",\"dropped\":", t->dropped);
+	outbuf_str(ob, ",\"blocked_by\":{");
 	for (i = 0; i < MODEL_NREASONS; i++) {
 		if (t->blocked_by[i] == 0)
 			continue;
 		txt = proto_stop_status((uint16_t)i, &w);
-		fprintf(f, "%s\"%d\":{\"reason\":", first ? "" : ",", i);
-		js_str(f, txt);
-		fprintf(f, ",\"threads\":%u}", t->blocked_by[i]);
+		js_i(ob, first ? "\"" : ",\"", i);
+		outbuf_str(ob, "\":{\"reason\":");
+		js_str(ob, txt);
+		js_u(ob, ",\"threads\":", t->blocked_by[i]);
+		outbuf_char(ob, '}');
 		first = 0;
 	}
-	fputs("},\"top\":[", f);
+	outbuf_str(ob, "},\"top\":[");
 	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, TOP_N);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s{\"id\":%u,\"label\":", i ? "," : "",
-		    rows[i].t->id);
-		js_str(f, rows[i].t->label);
-		fprintf(f, ",\"state\":\"%s\",\"cpu_ns\":%llu,\"share\":",
-		    state_name(rows[i].t->state),
-		    (unsigned long long)rows[i].cpu_ns);
-		js_dbl(f, rows[i].share);
-		fputc('}', f);
+		js_u(ob, i ? ",{\"id\":" : "{\"id\":", rows[i].t->id);
+		outbuf_str(ob, ",\"label\":");
+		js_str(ob, rows[i].t->label);
+		outbuf_str(ob, ",\"state\":\"");
+		outbuf_str(ob, state_name(rows[i].t->state));
+		js_u(ob, "\",\"cpu_ns\":", rows[i].cpu_ns);
+		outbuf_str(ob, ",\"share\":");
+		js_dbl(ob, rows[i].share);
+		outbuf_char(ob, '}');
 	}
-	fputs("]}", f);
+	outbuf_str(ob, "]}");
 }
 
 static void
-json_gc_win(FILE *f, const struct model_gc_win *g)
+json_gc_win(struct outbuf *ob, const struct model_gc_win *g)
 {
 	int	i;
 
-	fprintf(f, "\"collections\":%llu,\"pause_total_ns\":%llu,"
-	    "\"pause_max_ns\":%llu,\"pause_p50_ns\":%llu,"
-	    "\"pause_p90_ns\":%llu,\"pause_p99_ns\":%llu,"
-	    "\"percentiles_exact\":%s,\"sync_total_ns\":%llu,"
-	    "\"sync_max_ns\":%llu,\"copied_bytes\":%llu,\"gc_ns\":%llu,"
-	    "\"window_ns\":%llu,\"productivity\":",
-	    (unsigned long long)g->count, (unsigned long long)g->pause_total,
-	    (unsigned long long)g->pause_max, (unsigned long long)g->p50,
-	    (unsigned long long)g->p90, (unsigned long long)g->p99,
-	    g->exact ? "true" : "false", (unsigned long long)g->sync_total,
-	    (unsigned long long)g->sync_max, (unsigned long long)g->copied,
-	    (unsigned long long)g->gc_ns, (unsigned long long)g->dur_ns);
-	js_dbl(f, g->productivity);
-	fputs(",\"balance\":", f);
-	if (g->balance < 0)
-		fputs("null", f);
-	else
-		js_dbl(f, g->balance);
-	fputs(",\"by_gen\":[", f);
+	js_u(ob, "\"collections\":", g->count);
+	js_u(ob, ",\"pause_total_ns\":", g->pause_total);
+	js_u(ob, ",\"pause_max_ns\":", g->pause_max);
+	js_u(ob, ",\"pause_p50_ns\":", g->p50);
+	js_u(ob, ",\"pause_p90_ns\":", g->p90);
+	js_u(ob, ",\"pause_p99_ns\":", g->p99);
+	js_bool(ob, ",\"percentiles_exact\":", g->exact);
+	js_u(ob, ",\"sync_total_ns\":", g->sync_total);
+	js_u(ob, ",\"sync_max_ns\":", g->sync_max);
+	js_u(ob, ",\"copied_bytes\":", g->copied);
+	js_u(ob, ",\"gc_ns\":", g->gc_ns);
+	js_u(ob, ",\"window_ns\":", g->dur_ns);
+	outbuf_str(ob, ",\"productivity\":");
+	js_dbl(ob, g->productivity);
+	outbuf_str(ob, ",\"balance\":");
+	js_dbl_known(ob, g->balance);
+	outbuf_str(ob, ",\"by_gen\":[");
 	for (i = 0; i < MODEL_NGEN; i++)
-		fprintf(f, "%s%llu", i ? "," : "",
-		    (unsigned long long)g->count_gen[i]);
-	fprintf(f, "],\"no_gen\":%llu", (unsigned long long)g->count_nogen);
+		js_u(ob, i ? "," : "", g->count_gen[i]);
+	js_u(ob, "],\"no_gen\":", g->count_nogen);
 }
 
 static void
-json_gc(const struct model *m, FILE *f)
+json_gc(const struct model *m, struct outbuf *ob)
 {
 	struct model_gc_win	 g;
-	static const char *const mmu_names[MODEL_NMMU] = {
-		"10ms", "100ms", "1s"
+	static const char *const mmu_keys[MODEL_NMMU] = {
+		"\"10ms\":", ",\"100ms\":", ",\"1s\":"
 	};
 	int			 i, last;
 
 	model_gc_window(m, MODEL_WRUN, &g);
-	fputs("\"gc\":{", f);
-	json_gc_win(f, &g);
-	fprintf(f, ",\"requests\":%llu,\"global_syncs\":%llu,\"in_gc\":%s,"
-	    "\"dropped\":%llu,\"mmu\":{", (unsigned long long)m->gc.requests,
-	    (unsigned long long)m->gc.syncs, m->gc.in_gc ? "true" : "false",
-	    (unsigned long long)m->gc.dropped);
+	outbuf_str(ob, "\"gc\":{");
+	json_gc_win(ob, &g);
+	js_u(ob, ",\"requests\":", m->gc.requests);
+	js_u(ob, ",\"global_syncs\":", m->gc.syncs);
+	js_bool(ob, ",\"in_gc\":", m->gc.in_gc);
+	js_u(ob, ",\"dropped\":", m->gc.dropped);
+	outbuf_str(ob, ",\"mmu\":{");
 	for (i = 0; i < MODEL_NMMU; i++) {
-		fprintf(f, "%s\"%s\":", i ? "," : "", mmu_names[i]);
-		if (g.mmu[i] < 0)
-			fputs("null", f);
-		else
-			js_dbl(f, g.mmu[i]);
+		outbuf_str(ob, mmu_keys[i]);
+		js_dbl_known(ob, g.mmu[i]);
 	}
 	/* The histogram up to its last non-empty bucket. */
 	for (last = MODEL_NHIST - 1; last > 0 && g.hist[last] == 0; last--)
 		;
-	fputs("},\"hist\":[", f);
+	outbuf_str(ob, "},\"hist\":[");
 	for (i = 0; i <= last; i++)
-		fprintf(f, "%s%llu", i ? "," : "",
-		    (unsigned long long)g.hist[i]);
-	fputs("],\"last_1s\":{", f);
+		js_u(ob, i ? "," : "", g.hist[i]);
+	outbuf_str(ob, "],\"last_1s\":{");
 	model_gc_window(m, MODEL_W1, &g);
-	json_gc_win(f, &g);
-	fputs("},\"last_10s\":{", f);
+	json_gc_win(ob, &g);
+	outbuf_str(ob, "},\"last_10s\":{");
 	model_gc_window(m, MODEL_W10, &g);
-	json_gc_win(f, &g);
-	fputs("}}", f);
+	json_gc_win(ob, &g);
+	outbuf_str(ob, "}}");
 }
 
 static void
-json_heap(const struct model *m, FILE *f)
+json_heap(const struct model *m, struct outbuf *ob)
 {
 	const struct model_heap	*h = &m->heap;
 	struct model_band_row	 rows[TOP_N];
 	const struct model_census *c;
 	int			 n, i, w;
 
-	fprintf(f, "\"heap\":{\"size\":%llu,\"live\":%llu,\"blocks\":%llu,"
-	    "\"size_max\":%llu,\"live_max\":%llu,\"allocated\":%llu,"
-	    "\"alloc_rate\":{",
-	    (unsigned long long)h->size, (unsigned long long)h->live,
-	    (unsigned long long)h->blocks, (unsigned long long)h->size_max,
-	    (unsigned long long)h->live_max, (unsigned long long)h->allocated);
-	for (w = 0; w < MODEL_NWIN; w++)
-		fprintf(f, "%s\"%s\":%.0f", w ? "," : "", win_names[w],
-		    model_rate(m, MODEL_S_ALLOC, (enum model_win)w));
-	fprintf(f, "},\"mem_return\":{\"events\":%llu,\"current\":%u,"
-	    "\"needed\":%u,\"returned\":%u,\"returned_total\":%llu},"
-	    "\"censuses\":%llu,\"census_samples\":%llu,\"bands\":%llu,"
-	    "\"bands_evicted\":%llu",
-	    (unsigned long long)h->mr_events, h->mr_current, h->mr_needed,
-	    h->mr_returned, (unsigned long long)h->mr_returned_total,
-	    (unsigned long long)m->hprof.censuses,
-	    (unsigned long long)m->hprof.samples,
-	    (unsigned long long)m->hprof.bands,
-	    (unsigned long long)m->hprof.bands_evicted);
-	if ((c = model_census_recent(m, 0)) != NULL)
-		fprintf(f, ",\"last_census\":{\"time_ns\":%llu,\"era\":%llu,"
-		    "\"total\":%llu,\"samples\":%u}",
-		    (unsigned long long)c->start, (unsigned long long)c->era,
-		    (unsigned long long)c->total, c->samples);
-	else
-		fputs(",\"last_census\":null", f);
-	fputs(",\"top_bands\":[", f);
+	js_u(ob, "\"heap\":{\"size\":", h->size);
+	js_u(ob, ",\"live\":", h->live);
+	js_u(ob, ",\"blocks\":", h->blocks);
+	js_u(ob, ",\"size_max\":", h->size_max);
+	js_u(ob, ",\"live_max\":", h->live_max);
+	js_u(ob, ",\"allocated\":", h->allocated);
+	outbuf_str(ob, ",\"alloc_rate\":{");
+	for (w = 0; w < MODEL_NWIN; w++) {
+		js_win(ob, w);
+		outbuf_fixed(ob, model_rate(m, MODEL_S_ALLOC,
+		    (enum model_win)w), 0);
+	}
+	js_u(ob, "},\"mem_return\":{\"events\":", h->mr_events);
+	js_u(ob, ",\"current\":", h->mr_current);
+	js_u(ob, ",\"needed\":", h->mr_needed);
+	js_u(ob, ",\"returned\":", h->mr_returned);
+	js_u(ob, ",\"returned_total\":", h->mr_returned_total);
+	js_u(ob, "},\"censuses\":", m->hprof.censuses);
+	js_u(ob, ",\"census_samples\":", m->hprof.samples);
+	js_u(ob, ",\"bands\":", m->hprof.bands);
+	js_u(ob, ",\"bands_evicted\":", m->hprof.bands_evicted);
+	if ((c = model_census_recent(m, 0)) != NULL) {
+		js_u(ob, ",\"last_census\":{\"time_ns\":", c->start);
+		js_u(ob, ",\"era\":", c->era);
+		js_u(ob, ",\"total\":", c->total);
+		js_u(ob, ",\"samples\":", c->samples);
+		outbuf_char(ob, '}');
+	} else
+		outbuf_str(ob, ",\"last_census\":null");
+	outbuf_str(ob, ",\"top_bands\":[");
 	n = model_top_bands(m, rows, TOP_N);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s{\"band\":", i ? "," : "");
-		js_str(f, rows[i].band->name);
-		fprintf(f, ",\"bytes\":%llu,\"delta\":%lld,\"share\":",
-		    (unsigned long long)rows[i].bytes,
-		    (long long)rows[i].delta);
-		js_dbl(f, rows[i].share);
-		fputc('}', f);
+		outbuf_str(ob, i ? ",{\"band\":" : "{\"band\":");
+		js_str(ob, rows[i].band->name);
+		js_u(ob, ",\"bytes\":", rows[i].bytes);
+		js_i(ob, ",\"delta\":", rows[i].delta);
+		outbuf_str(ob, ",\"share\":");
+		js_dbl(ob, rows[i].share);
+		outbuf_char(ob, '}');
 	}
-	fputs("]}", f);
+	outbuf_str(ob, "]}");
 }
 
 static void
-json_nonmoving(const struct model *m, FILE *f)
+json_nonmoving(const struct model *m, struct outbuf *ob)
 {
 	const struct model_nonmoving *nm = &m->nm;
 	int			 i;
 
-	fprintf(f, "\"nonmoving\":{\"censuses\":%llu,\"census_events\":%llu,"
-	    "\"live_bytes\":%llu,\"segment_bytes\":%llu,\"sizes\":[",
-	    (unsigned long long)nm->censuses,
-	    (unsigned long long)nm->census_events,
-	    (unsigned long long)nm->live_bytes,
-	    (unsigned long long)nm->seg_bytes);
+	js_u(ob, "\"nonmoving\":{\"censuses\":", nm->censuses);
+	js_u(ob, ",\"census_events\":", nm->census_events);
+	js_u(ob, ",\"live_bytes\":", nm->live_bytes);
+	js_u(ob, ",\"segment_bytes\":", nm->seg_bytes);
+	outbuf_str(ob, ",\"sizes\":[");
 	for (i = 0; i < nm->nsizes; i++) {
-		fprintf(f, "%s{\"blk_size\":%u,\"active\":%u,\"filled\":%u,"
-		    "\"live\":%u,\"occupancy\":", i ? "," : "",
-		    nm->sizes[i].blk_size, nm->sizes[i].active,
-		    nm->sizes[i].filled, nm->sizes[i].live);
-		js_dbl(f, nm->sizes[i].occupancy);
-		fputc('}', f);
+		js_u(ob, i ? ",{\"blk_size\":" : "{\"blk_size\":",
+		    nm->sizes[i].blk_size);
+		js_u(ob, ",\"active\":", nm->sizes[i].active);
+		js_u(ob, ",\"filled\":", nm->sizes[i].filled);
+		js_u(ob, ",\"live\":", nm->sizes[i].live);
+		outbuf_str(ob, ",\"occupancy\":");
+		js_dbl(ob, nm->sizes[i].occupancy);
+		outbuf_char(ob, '}');
 	}
-	fprintf(f, "],\"marks\":%llu,\"mark_ns\":%llu,\"marked\":%llu,"
-	    "\"syncs\":%llu,\"sync_ns\":%llu,\"sync_max_ns\":%llu,"
-	    "\"sweeps\":%llu,\"sweep_ns\":%llu,\"flushes\":%llu,"
-	    "\"pruned_events\":%llu,\"pruned_total\":%llu}",
-	    (unsigned long long)nm->marks, (unsigned long long)nm->mark_ns,
-	    (unsigned long long)nm->marked, (unsigned long long)nm->syncs,
-	    (unsigned long long)nm->sync_ns,
-	    (unsigned long long)nm->sync_max_ns,
-	    (unsigned long long)nm->sweeps, (unsigned long long)nm->sweep_ns,
-	    (unsigned long long)nm->flushes,
-	    (unsigned long long)nm->pruned_events,
-	    (unsigned long long)nm->pruned_total);
+	js_u(ob, "],\"marks\":", nm->marks);
+	js_u(ob, ",\"mark_ns\":", nm->mark_ns);
+	js_u(ob, ",\"marked\":", nm->marked);
+	js_u(ob, ",\"syncs\":", nm->syncs);
+	js_u(ob, ",\"sync_ns\":", nm->sync_ns);
+	js_u(ob, ",\"sync_max_ns\":", nm->sync_max_ns);
+	js_u(ob, ",\"sweeps\":", nm->sweeps);
+	js_u(ob, ",\"sweep_ns\":", nm->sweep_ns);
+	js_u(ob, ",\"flushes\":", nm->flushes);
+	js_u(ob, ",\"pruned_events\":", nm->pruned_events);
+	js_u(ob, ",\"pruned_total\":", nm->pruned_total);
+	outbuf_char(ob, '}');
 }
 
 static void
-json_ccs(const struct model *m, FILE *f, int by_total)
+json_ccs(const struct model *m, struct outbuf *ob, int by_total)
 {
 	struct model_cc_row	rows[TOP_N];
 	uint64_t		n;
@@ -462,154 +515,171 @@ json_ccs(const struct model *m, FILE *f, int by_total)
 
 	k = model_top_ccs(m, MODEL_WRUN, by_total, rows, TOP_N);
 	for (i = 0; i < k; i++) {
-		fprintf(f, "%s{\"id\":%u,\"cost_centre\":", i ? "," : "",
-		    rows[i].cc->id);
+		js_u(ob, i ? ",{\"id\":" : "{\"id\":", rows[i].cc->id);
+		outbuf_str(ob, ",\"cost_centre\":");
 		if (rows[i].cc->defined)
-			js_str(f, rows[i].cc->label);
+			js_str(ob, rows[i].cc->label);
 		else
-			fputs("null", f);
-		fputs(",\"module\":", f);
+			outbuf_str(ob, "null");
+		outbuf_str(ob, ",\"module\":");
 		if (rows[i].cc->defined)
-			js_str(f, rows[i].cc->module);
+			js_str(ob, rows[i].cc->module);
 		else
-			fputs("null", f);
+			outbuf_str(ob, "null");
 		n = by_total ? rows[i].total : rows[i].self;
-		fprintf(f, ",\"samples\":%llu,\"time_ns\":%llu,\"share\":",
-		    (unsigned long long)n,
-		    (unsigned long long)(n * m->prog.tick_ns));
-		js_dbl(f, by_total ? rows[i].total_share : rows[i].self_share);
-		fputc('}', f);
+		js_u(ob, ",\"samples\":", n);
+		js_u(ob, ",\"time_ns\":", n * m->prog.tick_ns);
+		outbuf_str(ob, ",\"share\":");
+		js_dbl(ob, by_total ? rows[i].total_share :
+		    rows[i].self_share);
+		outbuf_char(ob, '}');
 	}
 }
 
 static void
-json_prof(const struct model *m, FILE *f)
+json_prof(const struct model *m, struct outbuf *ob)
 {
 	const struct model_prof	*p = &m->prof;
 
-	fprintf(f, "\"prof\":{\"samples\":%llu,\"empty\":%llu,"
-	    "\"tick_ns\":%llu,\"ccs\":%llu,\"stacks\":%llu,"
-	    "\"ccs_evicted\":%llu,\"stacks_evicted\":%llu,\"cc_defs\":%llu,"
-	    "\"top_self\":[", (unsigned long long)p->samples,
-	    (unsigned long long)p->empty, (unsigned long long)m->prog.tick_ns,
-	    (unsigned long long)p->ccs, (unsigned long long)p->stacks,
-	    (unsigned long long)p->ccs_evicted,
-	    (unsigned long long)p->stacks_evicted,
-	    (unsigned long long)p->cc_defs);
-	json_ccs(m, f, 0);
-	fputs("],\"top_total\":[", f);
-	json_ccs(m, f, 1);
-	fputs("]}", f);
+	js_u(ob, "\"prof\":{\"samples\":", p->samples);
+	js_u(ob, ",\"empty\":", p->empty);
+	js_u(ob, ",\"tick_ns\":", m->prog.tick_ns);
+	js_u(ob, ",\"ccs\":", p->ccs);
+	js_u(ob, ",\"stacks\":", p->stacks);
+	js_u(ob, ",\"ccs_evicted\":", p->ccs_evicted);
+	js_u(ob, ",\"stacks_evicted\":", p->stacks_evicted);
+	js_u(ob, ",\"cc_defs\":", p->cc_defs);
+	outbuf_str(ob, ",\"top_self\":[");
+	json_ccs(m, ob, 0);
+	outbuf_str(ob, "],\"top_total\":[");
+	json_ccs(m, ob, 1);
+	outbuf_str(ob, "]}");
 }
 
 static void
-json_sparks(const struct model *m, FILE *f)
+json_sparks(const struct model *m, struct outbuf *ob)
 {
 	static const struct {
-		const char		*name;
+		const char		*key;
 		enum model_series	 s;
 	} k[] = {
-		{ "created", MODEL_S_SPARKS_CREATED },
-		{ "converted", MODEL_S_SPARKS_CONVERTED },
-		{ "fizzled", MODEL_S_SPARKS_FIZZLED },
-		{ "gcd", MODEL_S_SPARKS_GCD },
-		{ "dud", MODEL_S_SPARKS_DUD },
-		{ "overflowed", MODEL_S_SPARKS_OVERFLOWED },
+		{ "\"created\":", MODEL_S_SPARKS_CREATED },
+		{ ",\"converted\":", MODEL_S_SPARKS_CONVERTED },
+		{ ",\"fizzled\":", MODEL_S_SPARKS_FIZZLED },
+		{ ",\"gcd\":", MODEL_S_SPARKS_GCD },
+		{ ",\"dud\":", MODEL_S_SPARKS_DUD },
+		{ ",\"overflowed\":", MODEL_S_SPARKS_OVERFLOWED },
 	};
 	size_t	i;
 	int	w;
 
-	fputs("\"sparks\":{", f);
+	outbuf_str(ob, "\"sparks\":{");
 	for (i = 0; i < sizeof k / sizeof k[0]; i++)
-		fprintf(f, "%s\"%s\":%llu", i ? "," : "", k[i].name,
-		    (unsigned long long)model_sum(m, k[i].s, MODEL_WRUN));
+		js_u(ob, k[i].key, model_sum(m, k[i].s, MODEL_WRUN));
 	for (w = 0; w < MODEL_W10 + 1; w++) {
-		fprintf(f, ",\"rate_%s\":{", win_names[w]);
-		for (i = 0; i < sizeof k / sizeof k[0]; i++)
-			fprintf(f, "%s\"%s\":%.1f", i ? "," : "", k[i].name,
-			    model_rate(m, k[i].s, (enum model_win)w));
-		fputc('}', f);
+		outbuf_str(ob, ",\"rate_");
+		outbuf_str(ob, win_names[w]);
+		outbuf_str(ob, "\":{");
+		for (i = 0; i < sizeof k / sizeof k[0]; i++) {
+			outbuf_str(ob, k[i].key);
+			outbuf_fixed(ob, model_rate(m, k[i].s,
+			    (enum model_win)w), 1);
+		}
+		outbuf_char(ob, '}');
 	}
-	fputc('}', f);
+	outbuf_char(ob, '}');
 }
 
 static void
-json_msgs(const struct model *m, FILE *f)
+json_msgs(const struct model *m, struct outbuf *ob)
 {
 	const struct model_msg	*g;
 	int			 i;
 
-	fprintf(f, "\"messages\":{\"user\":%llu,\"markers\":%llu,\"log\":%llu,"
-	    "\"binary\":%llu,\"recent\":[",
-	    (unsigned long long)m->msgs.user,
-	    (unsigned long long)m->msgs.markers,
-	    (unsigned long long)m->msgs.log,
-	    (unsigned long long)m->msgs.binary);
+	js_u(ob, "\"messages\":{\"user\":", m->msgs.user);
+	js_u(ob, ",\"markers\":", m->msgs.markers);
+	js_u(ob, ",\"log\":", m->msgs.log);
+	js_u(ob, ",\"binary\":", m->msgs.binary);
+	outbuf_str(ob, ",\"recent\":[");
 	for (i = 4; i >= 0; i--) {
 		if ((g = model_msg_recent(m, i)) == NULL)
 			continue;
-		fprintf(f, "{\"time_ns\":%llu,\"cap\":%d,\"kind\":\"%s\","
-		    "\"text\":", (unsigned long long)g->time, g->cap,
-		    msg_kind_name(g->kind));
-		js_str(f, g->text);
-		fputs(i > 0 ? "}," : "}", f);
+		js_u(ob, "{\"time_ns\":", g->time);
+		js_i(ob, ",\"cap\":", g->cap);
+		outbuf_str(ob, ",\"kind\":\"");
+		outbuf_str(ob, msg_kind_name(g->kind));
+		outbuf_str(ob, "\",\"text\":");
+		js_str(ob, g->text);
+		outbuf_str(ob, i > 0 ? "}," : "}");
 	}
-	fputs("]}", f);
+	outbuf_str(ob, "]}");
 }
 
+/* Built in a buffer on the stack and written with one fwrite (more only
+ * if a line outgrows JSON_BUF: many caps, long names). */
 void
 model_json(const struct model *m, FILE *f)
 {
 	const struct model_totals *t = &m->totals;
+	char			 buf[JSON_BUF];
+	struct outbuf		 b, *ob = &b;
 	int			 w;
 
-	fprintf(f, "{\"time_ns\":%llu,\"start_ns\":%llu,\"elapsed_ns\":%llu,",
-	    (unsigned long long)m->now, (unsigned long long)m->prog.start,
-	    (unsigned long long)(m->now - m->prog.start));
-	json_program(m, f);
-	fputc(',', f);
-	json_events(m, f);
-	fprintf(f, ",\"events_total\":%llu,\"bytes_total\":%llu,"
-	    "\"blocks\":%llu,\"unknown\":%llu,\"unknown_tags\":%llu,"
-	    "\"errors\":%llu,\"last_error\":",
-	    (unsigned long long)t->events, (unsigned long long)t->bytes,
-	    (unsigned long long)t->blocks, (unsigned long long)t->unknown,
-	    (unsigned long long)t->unknown_tags,
-	    (unsigned long long)t->errors);
+	outbuf_init(ob, buf, sizeof buf, f);
+	js_u(ob, "{\"time_ns\":", m->now);
+	js_u(ob, ",\"start_ns\":", m->prog.start);
+	js_u(ob, ",\"elapsed_ns\":", m->now - m->prog.start);
+	outbuf_char(ob, ',');
+	json_program(m, ob);
+	outbuf_char(ob, ',');
+	json_events(m, ob);
+	js_u(ob, ",\"events_total\":", t->events);
+	js_u(ob, ",\"bytes_total\":", t->bytes);
+	js_u(ob, ",\"blocks\":", t->blocks);
+	js_u(ob, ",\"unknown\":", t->unknown);
+	js_u(ob, ",\"unknown_tags\":", t->unknown_tags);
+	js_u(ob, ",\"errors\":", t->errors);
+	outbuf_str(ob, ",\"last_error\":");
 	if (t->errors > 0)
-		js_str(f, t->last_error);
+		js_str(ob, t->last_error);
 	else
-		fputs("null", f);
-	fprintf(f, ",\"late\":%llu,\"headers\":%llu,\"reorder\":{\"held\":%llu,"
-	    "\"held_bytes\":%llu,\"forced\":%llu,\"oversize\":%llu},"
-	    "\"rates\":{", (unsigned long long)t->late,
-	    (unsigned long long)t->headers, (unsigned long long)t->held,
-	    (unsigned long long)t->held_bytes, (unsigned long long)t->forced,
-	    (unsigned long long)t->oversize);
+		outbuf_str(ob, "null");
+	js_u(ob, ",\"late\":", t->late);
+	js_u(ob, ",\"headers\":", t->headers);
+	js_u(ob, ",\"reorder\":{\"held\":", t->held);
+	js_u(ob, ",\"held_bytes\":", t->held_bytes);
+	js_u(ob, ",\"forced\":", t->forced);
+	js_u(ob, ",\"oversize\":", t->oversize);
+	outbuf_str(ob, "},\"rates\":{");
 	for (w = 0; w < MODEL_NWIN; w++) {
-		fprintf(f, "%s\"%s\":{\"window_ns\":%llu,\"events_per_s\":%.1f,"
-		    "\"bytes_per_s\":%.1f}", w ? "," : "", win_names[w],
-		    (unsigned long long)model_win_ns(m, (enum model_win)w),
-		    model_rate(m, MODEL_S_EVENTS, (enum model_win)w),
-		    model_rate(m, MODEL_S_BYTES, (enum model_win)w));
+		js_win(ob, w);
+		js_u(ob, "{\"window_ns\":", model_win_ns(m, (enum model_win)w));
+		outbuf_str(ob, ",\"events_per_s\":");
+		outbuf_fixed(ob, model_rate(m, MODEL_S_EVENTS,
+		    (enum model_win)w), 1);
+		outbuf_str(ob, ",\"bytes_per_s\":");
+		outbuf_fixed(ob, model_rate(m, MODEL_S_BYTES,
+		    (enum model_win)w), 1);
+		outbuf_char(ob, '}');
 	}
-	fputs("},", f);
-	json_caps(m, f);
-	fputc(',', f);
-	json_threads(m, f);
-	fputc(',', f);
-	json_gc(m, f);
-	fputc(',', f);
-	json_heap(m, f);
-	fputc(',', f);
-	json_nonmoving(m, f);
-	fputc(',', f);
-	json_prof(m, f);
-	fputc(',', f);
-	json_sparks(m, f);
-	fputc(',', f);
-	json_msgs(m, f);
-	fputs("}\n", f);
+	outbuf_str(ob, "},");
+	json_caps(m, ob);
+	outbuf_char(ob, ',');
+	json_threads(m, ob);
+	outbuf_char(ob, ',');
+	json_gc(m, ob);
+	outbuf_char(ob, ',');
+	json_heap(m, ob);
+	outbuf_char(ob, ',');
+	json_nonmoving(m, ob);
+	outbuf_char(ob, ',');
+	json_prof(m, ob);
+	outbuf_char(ob, ',');
+	json_sparks(m, ob);
+	outbuf_char(ob, ',');
+	json_msgs(m, ob);
+	outbuf_str(ob, "}\n");
+	outbuf_flush(ob);
 }
 
 /* ------------------------------------------------------------------ */

@@ -5,6 +5,8 @@
 #ifndef MODEL_PRIV_H
 #define MODEL_PRIV_H
 
+#include <string.h>
+
 #include "model.h"
 
 /* A cheap hash for uthash: the keys are ids or short byte strings. */
@@ -376,5 +378,46 @@ void		 model_reorder_init(struct reorder *);
 void		 model_reorder_free(struct reorder *);
 void		 model_reorder_push(struct model *, const struct proto_ev *);
 void		 model_reorder_flush(struct model *);
+
+/* outbuf.c: text appended to a buffer the caller owns (at least OUTBUF_MIN
+ * bytes), written to f by outbuf_flush() or whenever the buffer fills.
+ * outbuf_fixed(ob, v, prec) prints what printf("%.*f", prec, v) prints
+ * (prec <= 80), by hand up to OUTBUF_PREC decimals; outbuf_json() a quoted
+ * JSON string. */
+#define OUTBUF_MIN	64
+#define OUTBUF_PREC	4	/* outbuf_fixed() by hand up to this many */
+struct outbuf {
+	char		*buf;
+	size_t		 size, len;
+	FILE		*f;
+};
+void		 outbuf_init(struct outbuf *, char *, size_t, FILE *);
+void		 outbuf_flush(struct outbuf *);
+void		 outbuf_bytes(struct outbuf *, const void *, size_t);
+void		 outbuf_u64(struct outbuf *, uint64_t);
+void		 outbuf_i64(struct outbuf *, int64_t);
+void		 outbuf_fixed(struct outbuf *, double, int);
+void		 outbuf_json(struct outbuf *, const char *);
+
+/* A C string, as it is: inline, so a literal's length is a constant. */
+static inline void
+outbuf_str(struct outbuf *ob, const char *s)
+{
+	size_t	n = strlen(s);
+
+	if (n <= ob->size - ob->len) {
+		memcpy(ob->buf + ob->len, s, n);
+		ob->len += n;
+	} else
+		outbuf_bytes(ob, s, n);
+}
+
+static inline void
+outbuf_char(struct outbuf *ob, char c)
+{
+	if (ob->len == ob->size)
+		outbuf_flush(ob);
+	ob->buf[ob->len++] = c;
+}
 
 #endif

@@ -10,6 +10,10 @@ build/tests/t_model: tests/model/t_model.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
+build/tests/t_outbuf: tests/model/t_outbuf.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
+
 build/tests/batch_driver: tests/model/batch_driver.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
@@ -22,6 +26,10 @@ build/san/t_model: tests/model/t_model.c $(MODEL_SAN_SRC) src/model.h src/model-
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -DT_MODEL_SAN -O1 -g $(MODEL_SAN) -o $@ tests/model/t_model.c $(MODEL_SAN_SRC) $(LDLIBS)
 
+build/san/t_outbuf: tests/model/t_outbuf.c src/outbuf.c src/model.h src/model-priv.h
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/t_outbuf.c src/outbuf.c $(LDLIBS)
+
 build/san/batch_driver: tests/model/batch_driver.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/batch_driver.c $(MODEL_SAN_SRC) $(LDLIBS)
@@ -29,7 +37,12 @@ build/san/batch_driver: tests/model/batch_driver.c $(MODEL_SAN_SRC) src/model.h 
 check-model: build/tests/t_model
 	@echo "build/tests/t_model (fixtures and corpus)"; build/tests/t_model $(MODEL_FILES)
 
-check-model-asan: build/san/t_model build/san/batch_driver
+# The JSON writer against printf and the former js_str().
+check-outbuf: build/tests/t_outbuf
+	@echo "build/tests/t_outbuf"; build/tests/t_outbuf | grep -v '^ok '
+
+check-model-asan: build/san/t_model build/san/t_outbuf build/san/batch_driver
+	@echo "build/san/t_outbuf"; build/san/t_outbuf | grep -v '^ok '
 	@echo "build/san/t_model (fixtures and corpus)"; build/san/t_model $(MODEL_FILES)
 	@for f in $(MODEL_FILES); do \
 		build/san/batch_driver --interval 0.01 $$f >/dev/null 2>&1 && \
@@ -46,5 +59,5 @@ bench-model: build/tests/bench_model build/tests/batch_driver build/bench/runrss
 BENCHES += bench-model
 
 asan: check-model-asan
-CHECKS += check-model check-model-asan
-.PHONY: check-model check-model-asan bench-model
+CHECKS += check-model check-outbuf check-model-asan
+.PHONY: check-model check-outbuf check-model-asan bench-model
