@@ -77,17 +77,9 @@ struct evtop_status {
 
 /* order.c: a clean file's events in time order, fast (else merge.c). */
 struct order;
-struct order_ent {		/* an event framed: its key and where it is */
-	uint64_t	 time, off;
-	uint32_t	 size;
-	int32_t		 cap;		/* as events carry it */
-};
 struct order	*order_open(const char *);
 void		 order_free(struct order *);
 size_t		 order_next_n(struct order *, struct proto_ev *, size_t);
-size_t		 order_next_ents(struct order *, struct order_ent *, size_t);
-const char	*order_decode(const struct order *, const struct order_ent *,
-		     struct proto_ev *);
 int		 order_shrank(const struct order *);
 const struct proto_dec *order_dec(const struct order *);
 const char	*order_error(const struct order *);

@@ -61,6 +61,13 @@ struct order_seg {
 	uint32_t	 next;		/* the stream's next segment */
 };
 
+/* An event framed but not yet given: its key and where it is. */
+struct order_ent {
+	uint64_t	 time, off;
+	uint32_t	 size;
+	int32_t		 cap;		/* as events carry it */
+};
+
 /* A sorted run of entries to merge. */
 struct order_run {
 	const struct order_ent *p;
@@ -288,9 +295,10 @@ order_refill(struct order *o, struct order_stream *s)
 	unsigned		 j, n;
 	long			 len;
 
-	/* Pages go a step behind what is still to come: the events given
-	 * since the last step may still be read (feed.c decodes them on
-	 * another thread, a few thousand events behind). */
+	/* Pages go a step behind what is still to come: what the events
+	 * given since the last step borrow may still be read (feed.c hands
+	 * them to the model on another thread, thousands of events behind;
+	 * a page dropped too soon is read again, slowly). */
 	if (s->i > 0 && v[0].off - s->mark >= o->drop_step) {
 		order_drop(o, s->drop, s->mark);
 		s->drop = s->mark;
@@ -537,43 +545,15 @@ order_next_n(struct order *o, struct proto_ev *ev, size_t n)
 
 	while (k < n && (m = order_take(o, &e, n - k)) > 0) {
 		for (i = 0; i < m; i++) {
-			if ((why = order_decode(o, &e[i], &ev[k])) != NULL)
+			why = proto_dec_framed(o->dec, o->map + e[i].off,
+			    e[i].size, e[i].cap, &ev[k]);
+			if (why != NULL)
 				order_fail(o, e[i].off, why);
 			else
-				k++;
+				ev[k++].off = e[i].off;
 		}
 	}
 	return order_given(o, k, k > 0 ? ev[0].off : 0, had);
-}
-
-/*
- * The same, framed but not decoded: order_decode() decodes them, on any
- * thread, until order_free().
- */
-size_t
-order_next_ents(struct order *o, struct order_ent *ent, size_t n)
-{
-	const struct order_ent	*e;
-	size_t			 k = 0, m;
-	int			 had = o->error[0] != '\0';
-
-	while (k < n && (m = order_take(o, &e, n - k)) > 0) {
-		memcpy(ent + k, e, m * sizeof *e);
-		k += m;
-	}
-	return order_given(o, k, k > 0 ? ent[0].off : 0, had);
-}
-
-/* Decode a framed event: NULL, or why its fields do not parse. */
-const char *
-order_decode(const struct order *o, const struct order_ent *e,
-    struct proto_ev *ev)
-{
-	const char	*why;
-
-	why = proto_dec_framed(o->dec, o->map + e->off, e->size, e->cap, ev);
-	ev->off = e->off;
-	return why;
 }
 
 /* Whether the file shrank under the map (so some bytes read as zeros). */

@@ -9,7 +9,7 @@
  * order is by (time, offset).  Built with -DT_MERGE_ORDER (t_order), it
  * reads each file through order.c instead when order_open() takes it, and
  * says on stderr which it took; with -DT_MERGE_FEED too (t_feed), through
- * feed.c's reader thread, whose decode errors count as the order's.
+ * feed.c's reader thread.
  * merge.sh builds this with several MERGE_* settings (the single pass with
  * chunks and holds of many sizes, and the two passes alone) and wants the
  * same line from each.
@@ -113,10 +113,7 @@ main(int argc, char **argv)
 			feed_free(fd);
 			fd = NULL;
 		}
-		/* (Events that do not decode are given by the order, not
-		 * by the feed.) */
-		if (ferr == NULL && n != (o != NULL ? order_done(o) :
-		    merge_done(m)))
+		if (n != (o != NULL ? order_done(o) : merge_done(m)))
 			sorted = 0;
 		err = o != NULL ? order_error(o) : merge_error(m);
 		if (err == NULL)
