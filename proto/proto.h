@@ -235,6 +235,14 @@ struct proto_ev {
 	} u;
 };
 
+/* An event its reader has framed (src/order.c): its time, where it is
+ * from a base, its size (proto_frame_len()) and its block's capability. */
+struct proto_frame {
+	uint64_t	 time, off;
+	uint32_t	 size;
+	int32_t		 cap;
+};
+
 enum proto_res {
 	PROTO_AGAIN,	/* need more bytes */
 	PROTO_EVENT,	/* *ev holds an event */
@@ -273,8 +281,9 @@ enum proto_res	  proto_dec_one(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *);
 long		  proto_dec_at(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *, const char **);
-const char	 *proto_dec_framed(const struct proto_dec *, const void *,
-		      uint32_t, int32_t, struct proto_ev *);
+size_t		  proto_dec_frames(const struct proto_dec *, const uint8_t *,
+		      const struct proto_frame *, size_t, struct proto_ev *,
+		      const char **);
 const int32_t	 *proto_dec_sizes(const struct proto_dec *);
 void		  proto_dec_block_state(const struct proto_dec *, int32_t *,
 		      int64_t *);

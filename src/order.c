@@ -61,16 +61,9 @@ struct order_seg {
 	uint32_t	 next;		/* the stream's next segment */
 };
 
-/* An event framed but not yet given: its key and where it is. */
-struct order_ent {
-	uint64_t	 time, off;
-	uint32_t	 size;
-	int32_t		 cap;		/* as events carry it */
-};
-
 /* A sorted run of entries to merge. */
 struct order_run {
-	const struct order_ent *p;
+	const struct proto_frame *p;
 	size_t		 n;
 };
 
@@ -82,7 +75,7 @@ struct order_stream {
 	unsigned	 i, ready, n;	/* next out, sorted out, framed */
 	uint64_t	 drop;		/* pages before this are let go */
 	uint64_t	 mark;		/* and those before this next */
-	struct order_ent ent[ORDER_BATCH + ORDER_LOOK];
+	struct proto_frame ent[ORDER_BATCH + ORDER_LOOK];
 };
 
 struct order {
@@ -102,10 +95,10 @@ struct order {
 	unsigned	*live;		/* streams not done */
 	unsigned	 nlive;
 	struct order_run *run;		/* a round's runs, one per stream */
-	struct order_ent *out, *tmp;	/* where runs are merged */
-	const struct order_ent *cur;	/* the round's events, in order */
+	struct proto_frame *out, *tmp;	/* where runs are merged */
+	const struct proto_frame *cur;	/* the round's events, in order */
 	size_t		 ncur, icur;
-	struct order_ent last;		/* the latest event given */
+	struct proto_frame last;	/* the latest event given */
 	uint64_t	 drop_step;	/* a stream's bytes between drops */
 	uint64_t	 late, done;
 	char		 error[128];
@@ -277,7 +270,7 @@ order_index(struct order *o)
 
 /* a goes before b: by time, then by place in the file (no branch). */
 static inline int
-order_before(const struct order_ent *a, const struct order_ent *b)
+order_before(const struct proto_frame *a, const struct proto_frame *b)
 {
 	return (a->time < b->time) | ((a->time == b->time) & (a->off < b->off));
 }
@@ -291,7 +284,7 @@ order_before(const struct order_ent *a, const struct order_ent *b)
 static int
 order_refill(struct order *o, struct order_stream *s)
 {
-	struct order_ent	 e, *v = s->ent;
+	struct proto_frame	 e, *v = s->ent;
 	unsigned		 j, n;
 	long			 len;
 
@@ -338,7 +331,11 @@ order_refill(struct order *o, struct order_stream *s)
 		e.off = s->pos;
 		e.size = (uint32_t)len;
 		s->pos += (uint64_t)len;
-		/* Insertion from the back: usually it goes last. */
+		/* Usually it goes last; else insertion from the back. */
+		if (n == 0 || v[n - 1].time <= e.time) {
+			v[n++] = e;
+			continue;
+		}
 		for (j = n; j > 0 && v[j - 1].time > e.time; j--)
 			v[j] = v[j - 1];
 		v[j] = e;
@@ -355,10 +352,10 @@ order_refill(struct order *o, struct order_stream *s)
 
 /* Merge the sorted runs a[0..na) and b[0..nb) into out, stably. */
 static void
-order_merge2(const struct order_ent *a, size_t na, const struct order_ent *b,
-    size_t nb, struct order_ent *out)
+order_merge2(const struct proto_frame *a, size_t na,
+    const struct proto_frame *b, size_t nb, struct proto_frame *out)
 {
-	const struct order_ent	*ae = a + na, *be = b + nb;
+	const struct proto_frame *ae = a + na, *be = b + nb;
 	int			 tb;
 
 	if (na > 0 && nb > 0) {
@@ -380,10 +377,10 @@ order_merge2(const struct order_ent *a, size_t na, const struct order_ent *b,
  * Merge the runs o->run[0..nrun) into one, in o->out or o->tmp, pairs of
  * runs at a time (log2(nrun) passes); a single run stays where it is.
  */
-static const struct order_ent *
+static const struct proto_frame *
 order_merge(struct order *o, unsigned nrun)
 {
-	struct order_ent	*dst = o->out, *other = o->tmp, *sw;
+	struct proto_frame	*dst = o->out, *other = o->tmp, *sw;
 	size_t			 at;
 	unsigned		 i, k;
 
@@ -421,8 +418,8 @@ static int
 order_round(struct order *o)
 {
 	struct order_stream	*s;
-	struct order_ent	 h;
-	const struct order_ent	*e;
+	struct proto_frame	 h;
+	const struct proto_frame	*e;
 	unsigned		 k, lo, hi, mid, nrun = 0;
 	size_t			 total = 0, w;
 
@@ -500,7 +497,7 @@ order_merge_init(struct order *o)
 
 /* Up to n of the round's next events at *e, refilled: 0 at the end. */
 static size_t
-order_take(struct order *o, const struct order_ent **e, size_t n)
+order_take(struct order *o, const struct proto_frame **e, size_t n)
 {
 	while (o->icur == o->ncur)
 		if (!order_round(o))
@@ -538,19 +535,21 @@ order_given(struct order *o, size_t k, uint64_t off, int had)
 size_t
 order_next_n(struct order *o, struct proto_ev *ev, size_t n)
 {
-	const struct order_ent	*e;
+	const struct proto_frame *e;
 	const char		*why;
-	size_t			 k = 0, m, i;
+	size_t			 k = 0, m, i, d;
 	int			 had = o->error[0] != '\0';
 
 	while (k < n && (m = order_take(o, &e, n - k)) > 0) {
-		for (i = 0; i < m; i++) {
-			why = proto_dec_framed(o->dec, o->map + e[i].off,
-			    e[i].size, e[i].cap, &ev[k]);
-			if (why != NULL)
-				order_fail(o, e[i].off, why);
-			else
-				ev[k++].off = e[i].off;
+		for (i = 0; i < m; i += d) {
+			d = proto_dec_frames(o->dec, o->map, e + i, m - i,
+			    ev + k, &why);
+			k += d;
+			if (i + d < m) {
+				/* Its fields do not parse: left out. */
+				order_fail(o, e[i + d].off, why);
+				d++;
+			}
 		}
 	}
 	return order_given(o, k, k > 0 ? ev[0].off : 0, had);
