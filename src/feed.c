@@ -24,6 +24,7 @@
  * caller fills each slab itself: the same events, in the same slabs.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "evtop.h"
@@ -88,6 +89,28 @@ feed_reader(void *arg)
 	}
 }
 
+/*
+ * Start the reader with the signals the caller handles (Ctrl-C, SIGTERM,
+ * a closed pipe) blocked, so that they reach the caller; a fault's own
+ * signal (SIGBUS on a file that shrinks, see order.c) cannot be blocked.
+ */
+static int
+feed_start(struct feed *f)
+{
+	sigset_t	all, old;
+	int		rc;
+
+	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&f->thread, NULL, feed_reader, f);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* Start reading o; threaded = 0 reads in feed_next() instead. */
 struct feed *
 feed_new(struct order *o, int threaded)
@@ -100,8 +123,7 @@ feed_new(struct order *o, int threaded)
 	if (threaded && pthread_mutex_init(&f->mu, NULL) == 0) {
 		if (pthread_cond_init(&f->filled_cv, NULL) == 0) {
 			if (pthread_cond_init(&f->room_cv, NULL) == 0) {
-				if (pthread_create(&f->thread, NULL,
-				    feed_reader, f) == 0) {
+				if (feed_start(f) == 0) {
 					f->threaded = 1;
 					return f;
 				}
