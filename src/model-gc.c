@@ -989,12 +989,14 @@ nm_census(struct model *m, const struct proto_ev *ev)
 	uint64_t		 per;
 
 	nm->census_events++;
-	if (!p->nm_in_run) {
+	/* A run of census events is one census: the previous event (block
+	 * markers aside, as they are not counted) was one of it. */
+	if (p->nm_census_at == 0 || p->nm_census_at + 1 != m->totals.events) {
 		nm->censuses++;
 		nm->nsizes = 0;
 		nm->live_bytes = nm->seg_bytes = 0;
-		p->nm_in_run = 1;
 	}
+	p->nm_census_at = m->totals.events;
 	nm->census_time = ev->time;
 	if (nm->nsizes >= MODEL_NM_SIZES)
 		return;

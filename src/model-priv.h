@@ -249,7 +249,8 @@ struct model_priv {
 	uint8_t		 alloc_has[8];
 
 	/* Nonmoving. */
-	int		 nm_in_run;	/* the previous event was a census */
+	uint64_t	 nm_census_at;	/* m->totals.events at the latest
+					 * census event, 0: none */
 	struct model_nm_rec *nmrec;	/* [MODEL_NNMREC] */
 	uint64_t	 nmseq;
 	int		 nm_open;	/* nmrec[nmseq-1] is the current cycle */

@@ -867,18 +867,17 @@ is_startup(uint16_t kind)
 	return 0;
 }
 
-/* Apply one event, in time order (or late). */
-static inline __attribute__((always_inline)) void
-apply_one(struct model *m, const struct proto_ev *ev)
+/*
+ * What an event does before its kind's handler: a new session or program,
+ * the model's first event.  Rare, so off the per-event path: the fast
+ * loop in model_apply_until() runs only while neither can happen.
+ */
+static void
+apply_begin(struct model *m, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
-	struct mcap		*c;
 	uint64_t		 t = ev->time;
 
-	if (ev->kind == PROTO_BLOCK_MARKER) {
-		m->totals.blocks++;
-		return;
-	}
 	if (p->sess_new && !is_startup(ev->kind)) {
 		/*
 		 * Timestamps keep growing across reconnections to one
@@ -894,11 +893,29 @@ apply_one(struct model *m, const struct proto_ev *ev)
 	}
 	if (!p->started)
 		model_start(m, t);
+}
+
+/*
+ * Apply one event, in time order (or late); begin: it may be a session's
+ * or the model's first (see apply_begin()).  Block markers are the
+ * caller's.
+ */
+static inline __attribute__((always_inline)) void
+apply_one(struct model *m, const struct proto_ev *ev, int begin)
+{
+	struct model_priv	*p = m->p;
+	struct mcap		*c;
+	uint64_t		 t = ev->time;
+
+	if (begin && (p->sess_new || !p->started))
+		apply_begin(m, ev);
 	else if (t > m->now) {
 		m->now = t;
 		if (t >= p->slot_end)
 			model_advance(m, t / MODEL_SLOT_NS);
 	}
+	/* Events and bytes per slot and since the reset are differences of
+	 * these totals (see model_advance); a late event counts now. */
 	m->totals.events++;
 	m->totals.bytes += ev->size;
 	if (m->tag_count[ev->tag]++ == 0) {
@@ -906,18 +923,16 @@ apply_one(struct model *m, const struct proto_ev *ev)
 		if (ev->kind == PROTO_KIND_UNKNOWN)
 			m->totals.unknown_tags++;
 	}
-	/* Events and bytes per slot and since the reset are differences of
-	 * these totals (see model_advance); a late event counts now. */
-	p->nm_in_run &= ev->kind == PROTO_NONMOVING_HEAP_CENSUS;
 
-	c = NULL;
-	if (ev->cap >= 0) {
-		if (ev->cap >= MODEL_MAX_CAPS ||
-		    (c = (struct mcap *)m->caps[ev->cap]) == NULL)
+	/* One unsigned test for both "no cap" (-1) and "too high". */
+	if ((uint32_t)ev->cap < MODEL_MAX_CAPS) {
+		if ((c = (struct mcap *)m->caps[ev->cap]) == NULL)
 			c = model_cap_get(m, ev->cap);
-		if (c != NULL)
-			c->pub.events++;
-	}
+		c->pub.events++;
+	} else if (ev->cap >= 0)
+		c = model_cap_get(m, ev->cap);	/* counts it, gives NULL */
+	else
+		c = NULL;
 	switch (ev->kind) {
 	case PROTO_CREATE_THREAD:
 	case PROTO_RUN_THREAD:
@@ -1005,7 +1020,10 @@ apply_one(struct model *m, const struct proto_ev *ev)
 void
 model_apply_one(struct model *m, const struct proto_ev *ev)
 {
-	apply_one(m, ev);
+	if (ev->kind == PROTO_BLOCK_MARKER)
+		m->totals.blocks++;
+	else
+		apply_one(m, ev, 1);
 }
 
 /*
@@ -1017,21 +1035,45 @@ size_t
 model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
     uint64_t until)
 {
-	size_t	i;
+	struct model_priv	*p = m->p;
+	const struct proto_ev	*e;
+	size_t			 i;
 
-	if (m->p->ro.window != 0) {
+	if (p->ro.window != 0) {
 		for (i = 0; i < n && (ev[i].time < until ||
 		    ev[i].kind == PROTO_BLOCK_MARKER); i++)
 			model_reorder_push(m, &ev[i]);
 		return i;
 	}
-	for (i = 0; i < n; i++) {
-		if (ev[i].time >= until && ev[i].kind != PROTO_BLOCK_MARKER)
-			break;
-		/* (m->now is 0 until the first event.) */
-		if (ev[i].time < m->now && ev[i].kind != PROTO_BLOCK_MARKER)
+	/*
+	 * Until the model has started and no new session is pending, each
+	 * event is checked for those (apply_begin); after that nothing in
+	 * the loop can start a session (only model_header() does), so the
+	 * rest go without.  (m->now is 0 until the first event.)
+	 */
+	for (i = 0; i < n && (p->sess_new || !p->started); i++) {
+		e = &ev[i];
+		if (e->kind == PROTO_BLOCK_MARKER) {
+			m->totals.blocks++;
+			continue;
+		}
+		if (e->time >= until)
+			return i;
+		if (e->time < m->now)
 			m->totals.late++;
-		apply_one(m, &ev[i]);
+		apply_one(m, e, 1);
+	}
+	for (; i < n; i++) {
+		e = &ev[i];
+		if (e->kind == PROTO_BLOCK_MARKER) {
+			m->totals.blocks++;
+			continue;
+		}
+		if (e->time >= until)
+			break;
+		if (e->time < m->now)
+			m->totals.late++;
+		apply_one(m, e, 0);
 	}
 	return i;
 }
