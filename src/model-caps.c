@@ -52,7 +52,7 @@ spark_add(struct model *m, struct mcap *c, int which, uint64_t t, uint64_t n)
 	if (n == 0)
 		return;
 	model_count(m, sp_series[which], t, n);
-	wctr_add(&c->sp[which], t, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
+	wctr_add_fast(m->p, &c->sp[which], t, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
 }
 
 static uint64_t

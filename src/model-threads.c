@@ -230,7 +230,7 @@ model_thread_cpu(struct model *m, struct mthr *t, uint64_t t0, uint64_t t1)
 	}
 	t->pub.cpu_ns += t1 - t0;
 	m->threads.cpu_ns += t1 - t0;
-	wctr_span_fast(&t->cpu, t0, t1);
+	wctr_span_fast(m->p, &t->cpu, t0, t1);
 }
 
 /* Every new slot: fold finished threads not seen for FOLD_NS. */

@@ -263,6 +263,20 @@ slot_end(uint64_t s)
 	    UINT64_MAX;
 }
 
+/* Now's slot is s: where it starts and ends, its places in the rings. */
+static void
+slot_set(struct model_priv *p, uint64_t s)
+{
+	p->slot = s;
+	p->slot_start = s * MODEL_SLOT_NS;
+	p->slot_end = slot_end(s);
+	p->slot_idx = (uint32_t)(s % MODEL_NSLOTS);
+	p->slot_cur = &p->slots[p->slot_idx];
+	p->slot_f = (uint32_t)(s % WIN_SLOTS);
+	p->slot_sec = s / SLOTS_PER_SEC;
+	p->slot_k = (uint32_t)(p->slot_sec % WIN_SLOTS);
+}
+
 /* Roll the ring forward to now's slot: new slots start empty, gauges
  * carried. */
 static void
@@ -296,8 +310,7 @@ model_advance(struct model *m, uint64_t s)
 			c->gc[i % MODEL_NSLOTS] = 0;
 		}
 	}
-	p->slot = s;
-	p->slot_end = slot_end(s);
+	slot_set(p, s);
 	model_threads_tick(m);
 }
 
@@ -310,21 +323,20 @@ model_start(struct model *m, uint64_t t)
 	m->now = t;
 	m->prog.start = t;
 	m->reset_at = t;
-	p->slot = t / MODEL_SLOT_NS;
-	p->slot_end = slot_end(p->slot);
+	slot_set(p, t / MODEL_SLOT_NS);
 	p->slot_events = p->run_events = m->totals.events;
 	p->slot_bytes = p->run_bytes = m->totals.bytes;
 }
 
+/* model_count() (model-priv.h) outside now's slot. */
 void
-model_count(struct model *m, enum model_series s, uint64_t t, uint64_t v)
+model_count_slot(struct model *m, enum model_series s, uint64_t t,
+    uint64_t v)
 {
 	struct slot	*sl;
 
 	if ((sl = model_slot_at(m, t)) != NULL)
 		sl->v[s] += v;
-	if (t >= m->reset_at)
-		m->p->run_tot[s] += v;
 }
 
 void
@@ -434,14 +446,6 @@ uint64_t
 model_win_ns(const struct model *m, enum model_win w)
 {
 	return m->now - model_win_start(m, w);
-}
-
-uint64_t
-model_overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
-{
-	uint64_t	lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-
-	return hi > lo ? hi - lo : 0;
 }
 
 /* The part of spans still open that falls in [lo, hi). */
