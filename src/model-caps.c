@@ -19,33 +19,6 @@ static const enum model_series sp_series[6] = {
 	MODEL_S_SPARKS_OVERFLOWED,
 };
 
-/* Close the cap's current span at t; the caller sets the next state. */
-void
-model_cap_close(struct model *m, struct mcap *c, uint64_t t)
-{
-	uint64_t	since = c->pub.since;
-
-	if (t < since)
-		t = since;
-	switch (c->pub.state) {
-	case MODEL_CAP_RUN:
-		/* MODEL_S_RUN_NS is the sum of the caps' rings. */
-		model_span_ring_fast(m, c->run, since, t);
-		c->pub.run_ns += since >= m->reset_at ? t - since :
-		    model_overlap(since, t, m->reset_at, t);
-		if (c->cur != NULL)
-			model_thread_cpu(m, c->cur, since, t);
-		break;
-	case MODEL_CAP_GC:
-		model_span_ring_fast(m, c->gc, since, t);
-		c->pub.gc_ns += model_overlap(since, t, m->reset_at, t);
-		break;
-	case MODEL_CAP_IDLE:
-		break;
-	}
-	c->pub.since = t;
-}
-
 static void
 spark_add(struct model *m, struct mcap *c, int which, uint64_t t, uint64_t n)
 {

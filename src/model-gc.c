@@ -439,7 +439,7 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	}
 }
 
-static void
+static __attribute__((noinline)) void
 gc_begin(struct model *m, uint64_t t)
 {
 	struct model_priv	*p = m->p;
@@ -463,7 +463,7 @@ gc_begin(struct model *m, uint64_t t)
 	p->gc_since = t;
 }
 
-static void
+static __attribute__((noinline)) void
 gc_end(struct model *m, uint64_t t)
 {
 	struct model_priv	*p = m->p;
@@ -517,40 +517,58 @@ gc_end(struct model *m, uint64_t t)
 	mmu_add(m, r->seq);
 }
 
+/* GC_START and GC_END come once per cap per collection: each has its own
+ * entry, the collection's start and end are calls of their own. */
+void
+model_gc_start(struct model *m, struct mcap *c, uint64_t t)
+{
+	struct model_priv	*p = m->p;
+	int			*in;
+
+	in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
+	if (*in)
+		return;
+	*in = 1;
+	if (p->n_in_gc++ == 0)
+		gc_begin(m, t);
+	p->open.ncaps++;
+	if (c != NULL) {
+		model_cap_close(m, c, t);
+		c->cur = NULL;
+		c->pub.state = MODEL_CAP_GC;
+	}
+}
+
+void
+model_gc_end(struct model *m, struct mcap *c, uint64_t t)
+{
+	struct model_priv	*p = m->p;
+	int			*in;
+
+	in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
+	if (!*in)
+		return;
+	*in = 0;
+	if (c != NULL && c->pub.state == MODEL_CAP_GC) {
+		model_cap_close(m, c, t);
+		c->pub.state = MODEL_CAP_IDLE;
+	}
+	if (--p->n_in_gc == 0)
+		gc_end(m, t);
+}
+
 void
 model_gc_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
-	int			*in;
 	uint64_t		 t = ev->time;
 
 	switch (ev->kind) {
 	case PROTO_GC_START:
-		in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
-		if (*in)
-			break;
-		*in = 1;
-		if (p->n_in_gc++ == 0)
-			gc_begin(m, t);
-		p->open.ncaps++;
-		if (c != NULL) {
-			model_cap_close(m, c, t);
-			if (c->cur != NULL)
-				c->cur = NULL;
-			c->pub.state = MODEL_CAP_GC;
-		}
+		model_gc_start(m, c, t);
 		break;
 	case PROTO_GC_END:
-		in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
-		if (!*in)
-			break;
-		*in = 0;
-		if (c != NULL && c->pub.state == MODEL_CAP_GC) {
-			model_cap_close(m, c, t);
-			c->pub.state = MODEL_CAP_IDLE;
-		}
-		if (--p->n_in_gc == 0)
-			gc_end(m, t);
+		model_gc_end(m, c, t);
 		break;
 	case PROTO_REQUEST_SEQ_GC:
 	case PROTO_REQUEST_PAR_GC:

@@ -395,10 +395,53 @@ model_span_ring_fast(const struct model *m, uint32_t *ring, uint64_t t0,
 	model_span_ring(m, ring, t0, t1);
 }
 
+/* The thread ran over [t0, t1).  (Inline, as model_cap_close(): a run
+ * or GC span ends at every RUN_THREAD, STOP_THREAD, GC_START, GC_END.) */
+static inline __attribute__((always_inline)) void
+model_thread_cpu(struct model *m, struct mthr *t, uint64_t t0, uint64_t t1)
+{
+	if (t1 <= t0)
+		return;
+	if (t->epoch != m->p->epoch) {
+		t->cpu_base = t->pub.cpu_ns +
+		    model_overlap(t0, t1, 0, m->reset_at);
+		t->epoch = m->p->epoch;
+	}
+	t->pub.cpu_ns += t1 - t0;
+	m->threads.cpu_ns += t1 - t0;
+	wctr_span_fast(m->p, &t->cpu, t0, t1);
+}
+
+/* Close the cap's current span at t; the caller sets the next state. */
+static inline __attribute__((always_inline)) void
+model_cap_close(struct model *m, struct mcap *c, uint64_t t)
+{
+	uint64_t	since = c->pub.since;
+
+	if (t < since)
+		t = since;
+	switch (c->pub.state) {
+	case MODEL_CAP_RUN:
+		/* MODEL_S_RUN_NS is the sum of the caps' rings. */
+		model_span_ring_fast(m, c->run, since, t);
+		c->pub.run_ns += since >= m->reset_at ? t - since :
+		    model_overlap(since, t, m->reset_at, t);
+		if (c->cur != NULL)
+			model_thread_cpu(m, c->cur, since, t);
+		break;
+	case MODEL_CAP_GC:
+		model_span_ring_fast(m, c->gc, since, t);
+		c->pub.gc_ns += model_overlap(since, t, m->reset_at, t);
+		break;
+	case MODEL_CAP_IDLE:
+		break;
+	}
+	c->pub.since = t;
+}
+
 /* model-caps.c */
 void		 model_caps_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
-void		 model_cap_close(struct model *, struct mcap *, uint64_t);
 
 /* model-threads.c */
 void		 model_threads_init(struct model *);
@@ -407,14 +450,18 @@ void		 model_threads_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
 void		 model_threads_tick(struct model *);
 void		 model_threads_gap(struct model *);
-void		 model_thread_cpu(struct model *, struct mthr *, uint64_t,
-		     uint64_t);
+void		 model_thread_run(struct model *, struct mcap *,
+		     const struct proto_ev *);
+void		 model_thread_stop(struct model *, struct mcap *,
+		     const struct proto_ev *);
 
 /* model-gc.c */
 void		 model_gc_init(struct model *);
 void		 model_gc_free(struct model *);
 void		 model_gc_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
+void		 model_gc_start(struct model *, struct mcap *, uint64_t);
+void		 model_gc_end(struct model *, struct mcap *, uint64_t);
 void		 model_gc_reset_run(struct model *);
 void		 model_nm_event(struct model *, const struct proto_ev *);
 

@@ -217,22 +217,6 @@ thr_get(struct model *m, uint32_t id)
 	return t;
 }
 
-/* The thread ran over [t0, t1). */
-void
-model_thread_cpu(struct model *m, struct mthr *t, uint64_t t0, uint64_t t1)
-{
-	if (t1 <= t0)
-		return;
-	if (t->epoch != m->p->epoch) {
-		t->cpu_base = t->pub.cpu_ns +
-		    model_overlap(t0, t1, 0, m->reset_at);
-		t->epoch = m->p->epoch;
-	}
-	t->pub.cpu_ns += t1 - t0;
-	m->threads.cpu_ns += t1 - t0;
-	wctr_span_fast(m->p, &t->cpu, t0, t1);
-}
-
 /* Every new slot: fold finished threads not seen for FOLD_NS. */
 void
 model_threads_tick(struct model *m)
@@ -272,11 +256,54 @@ stop_state(uint16_t status)
 	}
 }
 
+/* RUN_THREAD and STOP_THREAD, the most frequent, have entries of their
+ * own. */
+void
+model_thread_run(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct mthr	*t;
+
+	t = thr_get(m, ev->u.thread.thread);
+	if (c != NULL) {
+		model_cap_close(m, c, ev->time);
+		if (c->cur != NULL && c->cur != t &&
+		    c->cur->pub.state == MODEL_T_RUNNING)
+			set_state(m, c->cur, MODEL_T_RUNNABLE, 0);
+		c->pub.state = MODEL_CAP_RUN;
+		c->pub.thread = t->pub.id;
+		c->cur = t;
+		t->pub.cap = c->pub.id;
+	}
+	m->threads.runs++;
+	t->pub.runs++;
+	if (t->pub.state != MODEL_T_RUNNING)
+		set_state(m, t, MODEL_T_RUNNING, 0);
+}
+
+void
+model_thread_stop(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct mthr		*t;
+	enum model_tstate	 st;
+
+	t = thr_get(m, ev->u.stop.thread);
+	if (c != NULL && c->pub.state == MODEL_CAP_RUN) {
+		model_cap_close(m, c, ev->time);
+		c->pub.state = MODEL_CAP_IDLE;
+		c->cur = NULL;
+	}
+	st = stop_state(ev->u.stop.status);
+	if (st == MODEL_T_FINISHED && t->pub.state != MODEL_T_FINISHED) {
+		m->threads.finished++;
+		model_count(m, MODEL_S_THREADS_FINISHED, ev->time, 1);
+	}
+	set_state(m, t, st, ev->u.stop.status);
+}
+
 void
 model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct mthr		*t;
-	enum model_tstate	 st;
 	uint64_t		 now = ev->time;
 
 	switch (ev->kind) {
@@ -298,35 +325,10 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 			t->pub.cap = c->pub.id;
 		break;
 	case PROTO_RUN_THREAD:
-		t = thr_get(m, ev->u.thread.thread);
-		if (c != NULL) {
-			model_cap_close(m, c, now);
-			if (c->cur != NULL && c->cur != t &&
-			    c->cur->pub.state == MODEL_T_RUNNING)
-				set_state(m, c->cur, MODEL_T_RUNNABLE, 0);
-			c->pub.state = MODEL_CAP_RUN;
-			c->pub.thread = t->pub.id;
-			c->cur = t;
-			t->pub.cap = c->pub.id;
-		}
-		m->threads.runs++;
-		t->pub.runs++;
-		if (t->pub.state != MODEL_T_RUNNING)
-			set_state(m, t, MODEL_T_RUNNING, 0);
+		model_thread_run(m, c, ev);
 		break;
 	case PROTO_STOP_THREAD:
-		t = thr_get(m, ev->u.stop.thread);
-		if (c != NULL && c->pub.state == MODEL_CAP_RUN) {
-			model_cap_close(m, c, now);
-			c->pub.state = MODEL_CAP_IDLE;
-			c->cur = NULL;
-		}
-		st = stop_state(ev->u.stop.status);
-		if (st == MODEL_T_FINISHED && t->pub.state != MODEL_T_FINISHED) {
-			m->threads.finished++;
-			model_count(m, MODEL_S_THREADS_FINISHED, now, 1);
-		}
-		set_state(m, t, st, ev->u.stop.status);
+		model_thread_stop(m, c, ev);
 		break;
 	case PROTO_THREAD_RUNNABLE:
 		t = thr_get(m, ev->u.thread.thread);

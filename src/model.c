@@ -938,9 +938,19 @@ apply_one(struct model *m, const struct proto_ev *ev, int begin)
 	else
 		c = NULL;
 	switch (ev->kind) {
-	case PROTO_CREATE_THREAD:
 	case PROTO_RUN_THREAD:
+		model_thread_run(m, c, ev);
+		break;
 	case PROTO_STOP_THREAD:
+		model_thread_stop(m, c, ev);
+		break;
+	case PROTO_GC_START:
+		model_gc_start(m, c, t);
+		break;
+	case PROTO_GC_END:
+		model_gc_end(m, c, t);
+		break;
+	case PROTO_CREATE_THREAD:
 	case PROTO_THREAD_RUNNABLE:
 	case PROTO_MIGRATE_THREAD:
 	case PROTO_THREAD_WAKEUP:
@@ -948,8 +958,6 @@ apply_one(struct model *m, const struct proto_ev *ev, int begin)
 	case PROTO_CREATE_SPARK_THREAD:
 		model_threads_event(m, c, ev);
 		break;
-	case PROTO_GC_START:
-	case PROTO_GC_END:
 	case PROTO_REQUEST_SEQ_GC:
 	case PROTO_REQUEST_PAR_GC:
 	case PROTO_GC_STATS_GHC:
