@@ -320,8 +320,9 @@ static void
 gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 {
 	const struct model_gc_rec *r = REC(p, seq);
+	const struct gcx	*x = &p->gcx[seq % MODEL_NGCREC];
 	uint64_t		 pause = dur(r);
-	int			 fb = fine_bucket(pause);
+	int			 fb = x->fb;
 
 	w->top = seq;
 	w->count++;
@@ -332,7 +333,7 @@ gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 	w->pause_total += pause;
 	w->sync_total += r->sync_ns;
 	w->copied += r->copied;
-	w->hist[hist_bucket(pause)]++;
+	w->hist[x->hb]++;
 	if (w->pmax_seq != 0 && pause >= w->pmax) {
 		w->pmax = pause;
 		w->pmax_seq = seq;
@@ -341,9 +342,9 @@ gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 		w->smax = r->sync_ns;
 		w->smax_seq = seq;
 	}
-	if (p->gcbal[seq % MODEL_NGCREC] >= 0) {
+	if (x->bal >= 0) {
 		w->bal_n++;
-		w->bal_sum += (uint64_t)p->gcbal[seq % MODEL_NGCREC];
+		w->bal_sum += (uint64_t)x->bal;
 	}
 	w->fcnt[fb]++;
 	w->fnext[seq % MODEL_NGCREC] = 0;
@@ -355,12 +356,13 @@ gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 }
 
 /* The window's oldest counted record leaves it. */
-static void
+static inline void
 gcwin_drop(struct model_priv *p, struct gcwin *w)
 {
 	const struct model_gc_rec *r = REC(p, w->lo);
+	const struct gcx	*x = &p->gcx[w->lo % MODEL_NGCREC];
 	uint64_t		 pause = dur(r);
-	int			 fb = fine_bucket(pause);
+	int			 fb = x->fb;
 
 	w->count--;
 	if (r->gen == MODEL_GEN_UNKNOWN)
@@ -370,14 +372,14 @@ gcwin_drop(struct model_priv *p, struct gcwin *w)
 	w->pause_total -= pause;
 	w->sync_total -= r->sync_ns;
 	w->copied -= r->copied;
-	w->hist[hist_bucket(pause)]--;
+	w->hist[x->hb]--;
 	if (w->pmax_seq == w->lo)
 		w->pmax_seq = 0;
 	if (w->smax_seq == w->lo)
 		w->smax_seq = 0;
-	if (p->gcbal[w->lo % MODEL_NGCREC] >= 0) {
+	if (x->bal >= 0) {
 		w->bal_n--;
-		w->bal_sum -= (uint64_t)p->gcbal[w->lo % MODEL_NGCREC];
+		w->bal_sum -= (uint64_t)x->bal;
 	}
 	/* The oldest of its bucket: the head of its list. */
 	w->fcnt[fb]--;
@@ -426,7 +428,7 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	    ev->u.gc_stats.par_balanced_copied : 0;
 	model_count(m, MODEL_S_COPIED, ev->time, r->copied);
 	if (counted)
-		p->gcbal[r->seq % MODEL_NGCREC] = rec_balance(r);
+		p->gcx[r->seq % MODEL_NGCREC].bal = rec_balance(r);
 	if (!counted || r->seq < p->run_first_seq)
 		return;
 	/* The record was counted without a generation. */
@@ -469,6 +471,7 @@ gc_end(struct model *m, uint64_t t)
 	struct model_priv	*p = m->p;
 	struct model_gc_rec	*r;
 	struct model_gc_win	*run = &p->run;
+	struct gcx		*x;
 	uint64_t		 pause;
 	int64_t			 b;
 
@@ -484,7 +487,10 @@ gc_end(struct model *m, uint64_t t)
 		p->gc_backward = p->open.seq;
 	r = REC(p, p->open.seq);
 	*r = p->open;
-	p->gcbal[r->seq % MODEL_NGCREC] = rec_balance(r);
+	x = &p->gcx[r->seq % MODEL_NGCREC];
+	x->bal = rec_balance(r);
+	x->hb = (uint8_t)hist_bucket(pause);
+	x->fb = (uint16_t)fine_bucket(pause);
 	p->gcseq = r->seq;
 	m->gc.recs = p->gcseq < MODEL_NGCREC ? p->gcseq : MODEL_NGCREC;
 	m->gc.in_gc = 0;
@@ -497,8 +503,8 @@ gc_end(struct model *m, uint64_t t)
 	run->pause_total += pause;
 	if (pause > run->pause_max)
 		run->pause_max = pause;
-	run->hist[hist_bucket(pause)]++;
-	p->fine_hist[fine_bucket(pause)]++;
+	run->hist[x->hb]++;
+	p->fine_hist[x->fb]++;
 	run->sync_total += r->sync_ns;
 	if (r->sync_ns > run->sync_max)
 		run->sync_max = r->sync_ns;
@@ -508,7 +514,7 @@ gc_end(struct model *m, uint64_t t)
 	} else {
 		gen_count(run->count_gen, r->gen, 1);
 		run->copied += r->copied;
-		if ((b = p->gcbal[r->seq % MODEL_NGCREC]) >= 0) {
+		if ((b = x->bal) >= 0) {
 			p->bal_n++;
 			p->bal_sum += (uint64_t)b;
 		}
@@ -803,9 +809,9 @@ window_kept(const struct model *m, struct gcwin *w, uint64_t lo,
 	}
 	bal_n = w->lo <= w->top ? w->bal_n : 0;
 	bal_sum = w->lo <= w->top ? w->bal_sum : 0;
-	if (pend != NULL && p->gcbal[p->gcseq % MODEL_NGCREC] >= 0) {
+	if (pend != NULL && p->gcx[p->gcseq % MODEL_NGCREC].bal >= 0) {
 		bal_n++;
-		bal_sum += (uint64_t)p->gcbal[p->gcseq % MODEL_NGCREC];
+		bal_sum += (uint64_t)p->gcx[p->gcseq % MODEL_NGCREC].bal;
 	}
 	out->balance = bal_mean(bal_n, bal_sum);
 	/* Older records than the ring holds may be in the window. */
@@ -878,7 +884,7 @@ window_scan(const struct model *m, uint64_t lo, struct model_gc_win *out)
 			out->sync_max = r->sync_ns;
 		out->copied += r->copied;
 		out->hist[hist_bucket(pause)]++;
-		if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
+		if ((b = p->gcx[s % MODEL_NGCREC].bal) >= 0) {
 			bal_n++;
 			bal_sum += (uint64_t)b;
 		}

@@ -126,6 +126,17 @@ struct slot {
 	uint64_t	 v[MODEL_NSERIES];
 };
 
+/*
+ * What the GC windows need of a record, worked out once when it is made:
+ * its balance (in BAL_ONE units, or -1: see model-gc.c) and its pause's
+ * buckets, public (hist) and fine, which its pause no longer changes.
+ */
+struct gcx {
+	int64_t		 bal;
+	uint16_t	 fb;
+	uint8_t		 hb;
+};
+
 /* MMU state for one window length (see model-gc.c). */
 struct mmu {
 	uint64_t	 worst;		/* most GC time in a window of w seen */
@@ -227,8 +238,7 @@ struct model_priv {
 
 	/* GC. */
 	struct model_gc_rec *gcrec;	/* [MODEL_NGCREC] ring by seq */
-	int64_t		*gcbal;		/* [MODEL_NGCREC] each one's balance,
-					   in BAL_ONE units, or -1 */
+	struct gcx	*gcx;		/* [MODEL_NGCREC] beside gcrec */
 	uint64_t	 gcseq;		/* records made */
 	struct model_gc_rec open;	/* the collection running now */
 	int		 n_in_gc;

@@ -50,7 +50,7 @@ model_init(struct model *m)
 
 	p->slots = xcalloc(MODEL_NSLOTS, sizeof *p->slots);
 	p->gcrec = xcalloc(MODEL_NGCREC, sizeof *p->gcrec);
-	p->gcbal = xcalloc(MODEL_NGCREC, sizeof *p->gcbal);
+	p->gcx = xcalloc(MODEL_NGCREC, sizeof *p->gcx);
 	p->gcw = xcalloc(2, sizeof *p->gcw);
 	p->fine_hist = xcalloc(FINE_NHIST, sizeof *p->fine_hist);
 	p->scratch = xcalloc(MODEL_NGCREC, sizeof *p->scratch);
@@ -79,7 +79,7 @@ model_fini(struct model *m)
 	}
 	free(p->slots);
 	free(p->gcrec);
-	free(p->gcbal);
+	free(p->gcx);
 	free(p->gcw);
 	free(p->fine_hist);
 	free(p->scratch);
