@@ -64,7 +64,13 @@ spark_counters(struct model *m, struct mcap *c, const struct proto_ev *ev)
 	spark_add(m, c, SP_GCD, t, delta(s->gcd, b->gcd));
 	spark_add(m, c, SP_DUD, t, delta(s->dud, b->dud));
 	spark_add(m, c, SP_OVERFLOWED, t, delta(s->ovf, b->ovf));
-	*b = *s;
+	/* Only the counters are read from b. */
+	b->crt = s->crt;
+	b->dud = s->dud;
+	b->ovf = s->ovf;
+	b->cnv = s->cnv;
+	b->gcd = s->gcd;
+	b->fiz = s->fiz;
 }
 
 /* An individual spark event: counted; a rate only without counters. */

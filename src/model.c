@@ -393,6 +393,10 @@ model_span(struct model *m, enum model_series s, uint64_t t0, uint64_t t1)
 		return;
 	if (t1 > m->reset_at)
 		p->run_tot[s] += t1 - (t0 > m->reset_at ? t0 : m->reset_at);
+	if (model_in_slot(p, t0, t1)) {
+		p->slot_cur->v[s] += t1 - t0;
+		return;
+	}
 	if (!model_span_slots(p, &t0, t1, &a, &b))
 		return;
 	for (; a <= b; a++)
