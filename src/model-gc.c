@@ -190,63 +190,77 @@ mmu_forget(struct model_priv *p, uint64_t seq)
 	}
 }
 
-/* Record j just closed: evaluate the windows it completes. */
+/*
+ * Record j just closed: evaluate the windows it completes.  (The window's
+ * state is worked on in locals: through u the compiler would reload it
+ * after every store, as the records are uint64_t too.)
+ */
 static void
 mmu_add(struct model *m, uint64_t j)
 {
 	struct model_priv	*p = m->p;
 	const struct model_gc_rec *r = REC(p, j), *k, *h;
 	struct mmu		*u;
-	uint64_t		 w, g, start = m->reset_at, x;
+	uint64_t		 w, g, start = m->reset_at, x, kw, worst;
+	uint64_t		 rs = r->start, re = r->end, lo, sum, bk, bh;
 	int			 i;
 
 	for (i = 0; i < MODEL_NMMU; i++) {
 		u = &p->mmu[i];
 		w = model_mmu_ns[i];
+		worst = u->worst;
 		/* The window at the run's start, once a record starts past
 		 * its end. */
-		if (!u->first_done && r->start >= start + w) {
+		if (!u->first_done && rs >= start + w) {
 			g = gc_in(p, p->run_first_seq, j, start, start + w);
-			if (g > u->worst)
-				u->worst = g;
+			if (g > worst)
+				worst = g;
 			u->first_done = 1;
 		}
 		/* Windows ending at this record's end. */
-		u->a_sum += dur(r);
-		while (u->a_lo < j && REC(p, u->a_lo)->end + w <= r->end) {
-			u->a_sum -= dur(REC(p, u->a_lo));
-			u->a_lo++;
+		lo = u->a_lo;
+		sum = u->a_sum + (re - rs);
+		while (lo < j && REC(p, lo)->end + w <= re) {
+			sum -= dur(REC(p, lo));
+			lo++;
 		}
-		if (r->end >= start + w) {
-			x = r->end - w;
-			g = u->a_sum;
-			if (REC(p, u->a_lo)->start < x)
-				g -= x - REC(p, u->a_lo)->start;
-			if (g > u->worst)
-				u->worst = g;
+		u->a_lo = lo;
+		u->a_sum = sum;
+		if (re >= start + w) {
+			x = re - w;
+			g = sum;
+			if (REC(p, lo)->start < x)
+				g -= x - REC(p, lo)->start;
+			if (g > worst)
+				worst = g;
 		}
 		/* Windows starting at a record's start: complete once a
 		 * later record starts past their end. */
-		for (;;) {
-			if (u->b_k > j)
-				break;
-			k = REC(p, u->b_k);
-			while (u->b_h <= j && REC(p, u->b_h)->start <
-			    k->start + w) {
-				u->b_sum += dur(REC(p, u->b_h));
-				u->b_h++;
+		bk = u->b_k;
+		bh = u->b_h;
+		sum = u->b_sum;
+		while (bk <= j) {
+			k = REC(p, bk);
+			kw = k->start + w;
+			while (bh <= j && REC(p, bh)->start < kw) {
+				sum += dur(REC(p, bh));
+				bh++;
 			}
-			if (u->b_h > j)
+			if (bh > j)
 				break;
-			h = REC(p, u->b_h - 1);
-			g = u->b_sum;
-			if (h->end > k->start + w)
-				g -= h->end - (k->start + w);
-			if (g > u->worst)
-				u->worst = g;
-			u->b_sum -= dur(k);
-			u->b_k++;
+			h = REC(p, bh - 1);
+			g = sum;
+			if (h->end > kw)
+				g -= h->end - kw;
+			if (g > worst)
+				worst = g;
+			sum -= dur(k);
+			bk++;
 		}
+		u->b_k = bk;
+		u->b_h = bh;
+		u->b_sum = sum;
+		u->worst = worst;
 	}
 }
 
