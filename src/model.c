@@ -920,12 +920,13 @@ tag_first(struct model *m, const struct proto_ev *ev)
 /*
  * Apply one event, in time order (or late); begin: it may be a session's
  * or the model's first (see apply_begin()), and the caller counts it if
- * late.  Block markers are the caller's.
+ * late.  Block markers are the caller's.  p and tags are m->p and
+ * m->tag_count, which never change: a loop over events keeps them at hand.
  */
 static inline __attribute__((always_inline)) void
-apply_one(struct model *m, const struct proto_ev *ev, int begin)
+apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
+    const struct proto_ev *ev, int begin)
 {
-	struct model_priv	*p = m->p;
 	struct mcap		*c;
 	uint64_t		 t = ev->time, *tc;
 
@@ -944,7 +945,7 @@ apply_one(struct model *m, const struct proto_ev *ev, int begin)
 	 * compiler makes one vector add of them, twice the instructions.)
 	 */
 	m->totals.bytes += ev->size;
-	tc = &m->tag_count[ev->tag];
+	tc = &tags[ev->tag];
 	if (*tc == 0)
 		tag_first(m, ev);
 	++*tc;
@@ -1057,7 +1058,7 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 	if (ev->kind == PROTO_BLOCK_MARKER)
 		m->totals.blocks++;
 	else
-		apply_one(m, ev, 1);
+		apply_one(m, m->p, m->tag_count, ev, 1);
 }
 
 /*
@@ -1070,7 +1071,8 @@ model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
     uint64_t until)
 {
 	struct model_priv	*p = m->p;
-	const struct proto_ev	*e;
+	uint64_t		*tags = m->tag_count;
+	const struct proto_ev	*e = ev, *end = ev + n;
 	size_t			 i;
 
 	if (p->ro.window != 0) {
@@ -1085,27 +1087,25 @@ model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
 	 * the loop can start a session (only model_header() does), so the
 	 * rest go without.  (m->now is 0 until the first event.)
 	 */
-	for (i = 0; i < n && (p->sess_new || !p->started); i++) {
-		e = &ev[i];
+	for (; e < end && (p->sess_new || !p->started); e++) {
 		if (e->kind == PROTO_BLOCK_MARKER) {
 			m->totals.blocks++;
 			continue;
 		}
 		if (e->time >= until)
-			return i;
+			return (size_t)(e - ev);
 		if (e->time < m->now)
 			m->totals.late++;
-		apply_one(m, e, 1);
+		apply_one(m, p, tags, e, 1);
 	}
-	for (; i < n; i++) {
-		e = &ev[i];
+	for (; e < end; e++) {
 		if (e->kind == PROTO_BLOCK_MARKER) {
 			m->totals.blocks++;
 			continue;
 		}
 		if (e->time >= until)
 			break;
-		apply_one(m, e, 0);
+		apply_one(m, p, tags, e, 0);
 	}
-	return i;
+	return (size_t)(e - ev);
 }
