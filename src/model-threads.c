@@ -109,15 +109,40 @@ count_state(struct model *m, struct mthr *t, int d)
 		th->blocked_by[t->pub.why] += d;
 }
 
-static void
+static void	set_state_list(struct model *, struct mthr *,
+		    enum model_tstate, unsigned);
+
+static inline void
 set_state(struct model *m, struct mthr *t, enum model_tstate st, unsigned why)
 {
-	int	fin = t->pub.state == MODEL_T_FINISHED;
+	struct model_threads	*th = &m->threads;
 
 	if (why >= MODEL_NREASONS || st != MODEL_T_BLOCKED)
 		why = st == MODEL_T_FINISHED && why < MODEL_NREASONS ? why : 0;
 	if (t->pub.state == st && t->pub.why == why)
 		return;
+	if (t->pub.state == MODEL_T_FINISHED || st == MODEL_T_FINISHED) {
+		set_state_list(m, t, st, why);
+		return;
+	}
+	/* Live before and after: count_state() twice, live unchanged. */
+	th->by_state[t->pub.state]--;
+	if (t->pub.state == MODEL_T_BLOCKED)
+		th->blocked_by[t->pub.why]--;
+	t->pub.state = st;
+	t->pub.why = (uint8_t)why;
+	th->by_state[st]++;
+	if (st == MODEL_T_BLOCKED)
+		th->blocked_by[why]++;
+}
+
+/* A change of state to or from finished, which changes lists. */
+static __attribute__((noinline)) void
+set_state_list(struct model *m, struct mthr *t, enum model_tstate st,
+    unsigned why)
+{
+	int	fin = t->pub.state == MODEL_T_FINISHED;
+
 	count_state(m, t, -1);
 	if (fin != (st == MODEL_T_FINISHED))
 		list_del(list_of(m, t), t);
@@ -186,16 +211,28 @@ thr_alloc(struct model *m)
 	return t;
 }
 
-static struct mthr *
+static struct mthr *thr_find(struct model *, uint32_t);
+
+/* The thread of that id, made if new; seen now.  A recent one is in the
+ * cache: that test inline, the rest out of line. */
+static inline struct mthr *
 thr_get(struct model *m, uint32_t id)
+{
+	struct mthr	*t;
+
+	if ((t = m->p->thr_cache[id & 255]) != NULL && t->pub.id == id) {
+		touch(m, t);
+		return t;
+	}
+	return thr_find(m, id);
+}
+
+static __attribute__((noinline)) struct mthr *
+thr_find(struct model *m, uint32_t id)
 {
 	struct model_priv	*p = m->p;
 	struct mthr		*t;
 
-	if ((t = p->thr_cache[id & 255]) != NULL && t->pub.id == id) {
-		touch(m, t);
-		return t;
-	}
 	HASH_FIND(hh, p->thr_hash, &id, sizeof id, t);
 	if (t != NULL) {
 		p->thr_cache[id & 255] = t;
