@@ -34,8 +34,11 @@ delta(uint64_t now, uint64_t before)
 	return now > before ? now - before : 0;
 }
 
-static void
-spark_counters(struct model *m, struct mcap *c, const struct proto_ev *ev)
+/* SPARK_COUNTERS, a cap's cumulative counts: the most frequent of these
+ * events, it has its own entry (c is not NULL). */
+void
+model_spark_counters(struct model *m, struct mcap *c,
+    const struct proto_ev *ev)
 {
 	struct model_sparks	*s = &c->pub.sparks, *b = &c->sp_prev;
 	uint64_t		 t = ev->time;
@@ -116,7 +119,7 @@ model_caps_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 	s = &c->pub.sparks;
 	switch (ev->kind) {
 	case PROTO_SPARK_COUNTERS:
-		spark_counters(m, c, ev);
+		model_spark_counters(m, c, ev);
 		break;
 	case PROTO_SPARK_CREATE:
 		spark_event(m, c, &s->ev_create, SP_CREATED, ev->time);

@@ -538,7 +538,8 @@ gc_end(struct model *m, uint64_t t)
 }
 
 /* GC_START and GC_END come once per cap per collection: each has its own
- * entry, the collection's start and end are calls of their own. */
+ * entry (as the other frequent kinds have, below), the collection's start
+ * and end are calls of their own. */
 void
 model_gc_start(struct model *m, struct mcap *c, uint64_t t)
 {
@@ -580,8 +581,7 @@ model_gc_end(struct model *m, struct mcap *c, uint64_t t)
 void
 model_gc_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
-	struct model_priv	*p = m->p;
-	uint64_t		 t = ev->time;
+	uint64_t	t = ev->time;
 
 	switch (ev->kind) {
 	case PROTO_GC_START:
@@ -592,23 +592,41 @@ model_gc_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		break;
 	case PROTO_REQUEST_SEQ_GC:
 	case PROTO_REQUEST_PAR_GC:
-		m->gc.requests++;
-		if (!p->req_pending && p->n_in_gc == 0) {
-			p->req_pending = 1;
-			p->req_time = t;
-		}
+		model_gc_request(m, t);
 		break;
 	case PROTO_GC_GLOBAL_SYNC:
 		m->gc.syncs++;
 		break;
 	case PROTO_GC_STATS_GHC:
-		if (p->n_in_gc > 0)
-			stats_into(m, &p->open, ev, 0);
-		else if (p->stats_pending && p->gcseq > 0) {
-			stats_into(m, REC(p, p->gcseq), ev, 1);
-			p->stats_pending = 0;
-		}
+		model_gc_stats(m, ev);
 		break;
+	}
+}
+
+/* REQUEST_SEQ_GC, REQUEST_PAR_GC. */
+void
+model_gc_request(struct model *m, uint64_t t)
+{
+	struct model_priv	*p = m->p;
+
+	m->gc.requests++;
+	if (!p->req_pending && p->n_in_gc == 0) {
+		p->req_pending = 1;
+		p->req_time = t;
+	}
+}
+
+/* GC_STATS_GHC: into the collection running, or the last if it awaits. */
+void
+model_gc_stats(struct model *m, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+
+	if (p->n_in_gc > 0)
+		stats_into(m, &p->open, ev, 0);
+	else if (p->stats_pending && p->gcseq > 0) {
+		stats_into(m, REC(p, p->gcseq), ev, 1);
+		p->stats_pending = 0;
 	}
 }
 

@@ -452,6 +452,8 @@ model_cap_close(struct model *m, struct mcap *c, uint64_t t)
 /* model-caps.c */
 void		 model_caps_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
+void		 model_spark_counters(struct model *, struct mcap *,
+		     const struct proto_ev *);
 
 /* model-threads.c */
 void		 model_threads_init(struct model *);
@@ -472,6 +474,8 @@ void		 model_gc_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
 void		 model_gc_start(struct model *, struct mcap *, uint64_t);
 void		 model_gc_end(struct model *, struct mcap *, uint64_t);
+void		 model_gc_request(struct model *, uint64_t);
+void		 model_gc_stats(struct model *, const struct proto_ev *);
 void		 model_gc_reset_run(struct model *);
 void		 model_nm_event(struct model *, const struct proto_ev *);
 

@@ -792,38 +792,48 @@ model_prog_event(struct model *m, const struct proto_ev *ev)
 	}
 }
 
+/* HEAP_ALLOCATED, frequent: apply_one() calls it directly. */
+static void
+heap_allocated(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+	uint64_t		 b = ev->u.heap.bytes, d, *last;
+	uint8_t			*has;
+	unsigned		 i;
+
+	/* Cumulative per cap (the RTS posts each cap's own count), or per
+	 * capset for events without a cap. */
+	if (c != NULL) {
+		last = &c->alloc_last;
+		has = &c->alloc_has;
+	} else {
+		i = ev->u.heap.capset & 7;
+		if (p->alloc_set[i] != ev->u.heap.capset)
+			p->alloc_has[i] = 0;
+		p->alloc_set[i] = ev->u.heap.capset;
+		last = &p->alloc_last[i];
+		has = &p->alloc_has[i];
+	}
+	if (*has) {
+		d = b >= *last ? b - *last : b;
+		model_count(m, MODEL_S_ALLOC, ev->time, d);
+	} else
+		d = b;	/* since the start: no rate from it */
+	m->heap.allocated += d;
+	*has = 1;
+	*last = b;
+}
+
 static void
 model_heap_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
 	struct model_heap	*h = &m->heap;
-	uint64_t		 b = ev->u.heap.bytes, d, *last;
-	uint8_t			*has;
-	unsigned		 i;
+	uint64_t		 b = ev->u.heap.bytes;
 
 	switch (ev->kind) {
 	case PROTO_HEAP_ALLOCATED:
-		/* Cumulative per cap (the RTS posts each cap's own count), or
-		 * per capset for events without a cap. */
-		if (c != NULL) {
-			last = &c->alloc_last;
-			has = &c->alloc_has;
-		} else {
-			i = ev->u.heap.capset & 7;
-			if (p->alloc_set[i] != ev->u.heap.capset)
-				p->alloc_has[i] = 0;
-			p->alloc_set[i] = ev->u.heap.capset;
-			last = &p->alloc_last[i];
-			has = &p->alloc_has[i];
-		}
-		if (*has) {
-			d = b >= *last ? b - *last : b;
-			model_count(m, MODEL_S_ALLOC, ev->time, d);
-		} else
-			d = b;	/* since the start: no rate from it */
-		h->allocated += d;
-		*has = 1;
-		*last = b;
+		heap_allocated(m, c, ev);
 		break;
 	case PROTO_HEAP_SIZE:
 		h->size = b;
@@ -973,6 +983,20 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 	case PROTO_GC_END:
 		model_gc_end(m, c, t);
 		break;
+	case PROTO_REQUEST_SEQ_GC:
+	case PROTO_REQUEST_PAR_GC:
+		model_gc_request(m, t);
+		break;
+	case PROTO_GC_STATS_GHC:
+		model_gc_stats(m, ev);
+		break;
+	case PROTO_SPARK_COUNTERS:
+		if (c != NULL)
+			model_spark_counters(m, c, ev);
+		break;
+	case PROTO_HEAP_ALLOCATED:
+		heap_allocated(m, c, ev);
+		break;
 	case PROTO_CREATE_THREAD:
 	case PROTO_THREAD_RUNNABLE:
 	case PROTO_MIGRATE_THREAD:
@@ -981,13 +1005,9 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 	case PROTO_CREATE_SPARK_THREAD:
 		model_threads_event(m, c, ev);
 		break;
-	case PROTO_REQUEST_SEQ_GC:
-	case PROTO_REQUEST_PAR_GC:
-	case PROTO_GC_STATS_GHC:
 	case PROTO_GC_GLOBAL_SYNC:
 		model_gc_event(m, c, ev);
 		break;
-	case PROTO_HEAP_ALLOCATED:
 	case PROTO_HEAP_SIZE:
 	case PROTO_HEAP_LIVE:
 	case PROTO_BLOCKS_SIZE:
@@ -998,7 +1018,6 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 	case PROTO_CAP_DELETE:
 	case PROTO_CAP_ENABLE:
 	case PROTO_CAP_DISABLE:
-	case PROTO_SPARK_COUNTERS:
 	case PROTO_SPARK_CREATE:
 	case PROTO_SPARK_DUD:
 	case PROTO_SPARK_OVERFLOW:
