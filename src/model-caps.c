@@ -19,40 +19,13 @@ static const enum model_series sp_series[6] = {
 	MODEL_S_SPARKS_OVERFLOWED,
 };
 
-/* Close the cap's current span at t; the caller sets the next state. */
-void
-model_cap_close(struct model *m, struct mcap *c, uint64_t t)
-{
-	uint64_t	since = c->pub.since;
-
-	if (t < since)
-		t = since;
-	switch (c->pub.state) {
-	case MODEL_CAP_RUN:
-		/* MODEL_S_RUN_NS is the sum of the caps' rings. */
-		model_span_ring_fast(m, c->run, since, t);
-		c->pub.run_ns += since >= m->reset_at ? t - since :
-		    model_overlap(since, t, m->reset_at, t);
-		if (c->cur != NULL)
-			model_thread_cpu(m, c->cur, since, t);
-		break;
-	case MODEL_CAP_GC:
-		model_span_ring_fast(m, c->gc, since, t);
-		c->pub.gc_ns += model_overlap(since, t, m->reset_at, t);
-		break;
-	case MODEL_CAP_IDLE:
-		break;
-	}
-	c->pub.since = t;
-}
-
 static void
 spark_add(struct model *m, struct mcap *c, int which, uint64_t t, uint64_t n)
 {
 	if (n == 0)
 		return;
 	model_count(m, sp_series[which], t, n);
-	wctr_add(&c->sp[which], t, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
+	wctr_add_fast(m->p, &c->sp[which], t, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
 }
 
 static uint64_t
@@ -61,8 +34,11 @@ delta(uint64_t now, uint64_t before)
 	return now > before ? now - before : 0;
 }
 
-static void
-spark_counters(struct model *m, struct mcap *c, const struct proto_ev *ev)
+/* SPARK_COUNTERS, a cap's cumulative counts: the most frequent of these
+ * events, it has its own entry (c is not NULL). */
+void
+model_spark_counters(struct model *m, struct mcap *c,
+    const struct proto_ev *ev)
 {
 	struct model_sparks	*s = &c->pub.sparks, *b = &c->sp_prev;
 	uint64_t		 t = ev->time;
@@ -91,7 +67,13 @@ spark_counters(struct model *m, struct mcap *c, const struct proto_ev *ev)
 	spark_add(m, c, SP_GCD, t, delta(s->gcd, b->gcd));
 	spark_add(m, c, SP_DUD, t, delta(s->dud, b->dud));
 	spark_add(m, c, SP_OVERFLOWED, t, delta(s->ovf, b->ovf));
-	*b = *s;
+	/* Only the counters are read from b. */
+	b->crt = s->crt;
+	b->dud = s->dud;
+	b->ovf = s->ovf;
+	b->cnv = s->cnv;
+	b->gcd = s->gcd;
+	b->fiz = s->fiz;
 }
 
 /* An individual spark event: counted; a rate only without counters. */
@@ -137,7 +119,7 @@ model_caps_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 	s = &c->pub.sparks;
 	switch (ev->kind) {
 	case PROTO_SPARK_COUNTERS:
-		spark_counters(m, c, ev);
+		model_spark_counters(m, c, ev);
 		break;
 	case PROTO_SPARK_CREATE:
 		spark_event(m, c, &s->ev_create, SP_CREATED, ev->time);

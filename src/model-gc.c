@@ -190,63 +190,77 @@ mmu_forget(struct model_priv *p, uint64_t seq)
 	}
 }
 
-/* Record j just closed: evaluate the windows it completes. */
+/*
+ * Record j just closed: evaluate the windows it completes.  (The window's
+ * state is worked on in locals: through u the compiler would reload it
+ * after every store, as the records are uint64_t too.)
+ */
 static void
 mmu_add(struct model *m, uint64_t j)
 {
 	struct model_priv	*p = m->p;
 	const struct model_gc_rec *r = REC(p, j), *k, *h;
 	struct mmu		*u;
-	uint64_t		 w, g, start = m->reset_at, x;
+	uint64_t		 w, g, start = m->reset_at, x, kw, worst;
+	uint64_t		 rs = r->start, re = r->end, lo, sum, bk, bh;
 	int			 i;
 
 	for (i = 0; i < MODEL_NMMU; i++) {
 		u = &p->mmu[i];
 		w = model_mmu_ns[i];
+		worst = u->worst;
 		/* The window at the run's start, once a record starts past
 		 * its end. */
-		if (!u->first_done && r->start >= start + w) {
+		if (!u->first_done && rs >= start + w) {
 			g = gc_in(p, p->run_first_seq, j, start, start + w);
-			if (g > u->worst)
-				u->worst = g;
+			if (g > worst)
+				worst = g;
 			u->first_done = 1;
 		}
 		/* Windows ending at this record's end. */
-		u->a_sum += dur(r);
-		while (u->a_lo < j && REC(p, u->a_lo)->end + w <= r->end) {
-			u->a_sum -= dur(REC(p, u->a_lo));
-			u->a_lo++;
+		lo = u->a_lo;
+		sum = u->a_sum + (re - rs);
+		while (lo < j && REC(p, lo)->end + w <= re) {
+			sum -= dur(REC(p, lo));
+			lo++;
 		}
-		if (r->end >= start + w) {
-			x = r->end - w;
-			g = u->a_sum;
-			if (REC(p, u->a_lo)->start < x)
-				g -= x - REC(p, u->a_lo)->start;
-			if (g > u->worst)
-				u->worst = g;
+		u->a_lo = lo;
+		u->a_sum = sum;
+		if (re >= start + w) {
+			x = re - w;
+			g = sum;
+			if (REC(p, lo)->start < x)
+				g -= x - REC(p, lo)->start;
+			if (g > worst)
+				worst = g;
 		}
 		/* Windows starting at a record's start: complete once a
 		 * later record starts past their end. */
-		for (;;) {
-			if (u->b_k > j)
-				break;
-			k = REC(p, u->b_k);
-			while (u->b_h <= j && REC(p, u->b_h)->start <
-			    k->start + w) {
-				u->b_sum += dur(REC(p, u->b_h));
-				u->b_h++;
+		bk = u->b_k;
+		bh = u->b_h;
+		sum = u->b_sum;
+		while (bk <= j) {
+			k = REC(p, bk);
+			kw = k->start + w;
+			while (bh <= j && REC(p, bh)->start < kw) {
+				sum += dur(REC(p, bh));
+				bh++;
 			}
-			if (u->b_h > j)
+			if (bh > j)
 				break;
-			h = REC(p, u->b_h - 1);
-			g = u->b_sum;
-			if (h->end > k->start + w)
-				g -= h->end - (k->start + w);
-			if (g > u->worst)
-				u->worst = g;
-			u->b_sum -= dur(k);
-			u->b_k++;
+			h = REC(p, bh - 1);
+			g = sum;
+			if (h->end > kw)
+				g -= h->end - kw;
+			if (g > worst)
+				worst = g;
+			sum -= dur(k);
+			bk++;
 		}
+		u->b_k = bk;
+		u->b_h = bh;
+		u->b_sum = sum;
+		u->worst = worst;
 	}
 }
 
@@ -320,8 +334,9 @@ static void
 gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 {
 	const struct model_gc_rec *r = REC(p, seq);
+	const struct gcx	*x = &p->gcx[seq % MODEL_NGCREC];
 	uint64_t		 pause = dur(r);
-	int			 fb = fine_bucket(pause);
+	int			 fb = x->fb;
 
 	w->top = seq;
 	w->count++;
@@ -332,7 +347,7 @@ gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 	w->pause_total += pause;
 	w->sync_total += r->sync_ns;
 	w->copied += r->copied;
-	w->hist[hist_bucket(pause)]++;
+	w->hist[x->hb]++;
 	if (w->pmax_seq != 0 && pause >= w->pmax) {
 		w->pmax = pause;
 		w->pmax_seq = seq;
@@ -341,9 +356,9 @@ gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 		w->smax = r->sync_ns;
 		w->smax_seq = seq;
 	}
-	if (p->gcbal[seq % MODEL_NGCREC] >= 0) {
+	if (x->bal >= 0) {
 		w->bal_n++;
-		w->bal_sum += (uint64_t)p->gcbal[seq % MODEL_NGCREC];
+		w->bal_sum += (uint64_t)x->bal;
 	}
 	w->fcnt[fb]++;
 	w->fnext[seq % MODEL_NGCREC] = 0;
@@ -355,12 +370,13 @@ gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
 }
 
 /* The window's oldest counted record leaves it. */
-static void
+static inline void
 gcwin_drop(struct model_priv *p, struct gcwin *w)
 {
 	const struct model_gc_rec *r = REC(p, w->lo);
+	const struct gcx	*x = &p->gcx[w->lo % MODEL_NGCREC];
 	uint64_t		 pause = dur(r);
-	int			 fb = fine_bucket(pause);
+	int			 fb = x->fb;
 
 	w->count--;
 	if (r->gen == MODEL_GEN_UNKNOWN)
@@ -370,14 +386,14 @@ gcwin_drop(struct model_priv *p, struct gcwin *w)
 	w->pause_total -= pause;
 	w->sync_total -= r->sync_ns;
 	w->copied -= r->copied;
-	w->hist[hist_bucket(pause)]--;
+	w->hist[x->hb]--;
 	if (w->pmax_seq == w->lo)
 		w->pmax_seq = 0;
 	if (w->smax_seq == w->lo)
 		w->smax_seq = 0;
-	if (p->gcbal[w->lo % MODEL_NGCREC] >= 0) {
+	if (x->bal >= 0) {
 		w->bal_n--;
-		w->bal_sum -= (uint64_t)p->gcbal[w->lo % MODEL_NGCREC];
+		w->bal_sum -= (uint64_t)x->bal;
 	}
 	/* The oldest of its bucket: the head of its list. */
 	w->fcnt[fb]--;
@@ -426,7 +442,7 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	    ev->u.gc_stats.par_balanced_copied : 0;
 	model_count(m, MODEL_S_COPIED, ev->time, r->copied);
 	if (counted)
-		p->gcbal[r->seq % MODEL_NGCREC] = rec_balance(r);
+		p->gcx[r->seq % MODEL_NGCREC].bal = rec_balance(r);
 	if (!counted || r->seq < p->run_first_seq)
 		return;
 	/* The record was counted without a generation. */
@@ -439,7 +455,7 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	}
 }
 
-static void
+static __attribute__((noinline)) void
 gc_begin(struct model *m, uint64_t t)
 {
 	struct model_priv	*p = m->p;
@@ -463,12 +479,13 @@ gc_begin(struct model *m, uint64_t t)
 	p->gc_since = t;
 }
 
-static void
+static __attribute__((noinline)) void
 gc_end(struct model *m, uint64_t t)
 {
 	struct model_priv	*p = m->p;
 	struct model_gc_rec	*r;
 	struct model_gc_win	*run = &p->run;
+	struct gcx		*x;
 	uint64_t		 pause;
 	int64_t			 b;
 
@@ -484,7 +501,10 @@ gc_end(struct model *m, uint64_t t)
 		p->gc_backward = p->open.seq;
 	r = REC(p, p->open.seq);
 	*r = p->open;
-	p->gcbal[r->seq % MODEL_NGCREC] = rec_balance(r);
+	x = &p->gcx[r->seq % MODEL_NGCREC];
+	x->bal = rec_balance(r);
+	x->hb = (uint8_t)hist_bucket(pause);
+	x->fb = (uint16_t)fine_bucket(pause);
 	p->gcseq = r->seq;
 	m->gc.recs = p->gcseq < MODEL_NGCREC ? p->gcseq : MODEL_NGCREC;
 	m->gc.in_gc = 0;
@@ -497,8 +517,8 @@ gc_end(struct model *m, uint64_t t)
 	run->pause_total += pause;
 	if (pause > run->pause_max)
 		run->pause_max = pause;
-	run->hist[hist_bucket(pause)]++;
-	p->fine_hist[fine_bucket(pause)]++;
+	run->hist[x->hb]++;
+	p->fine_hist[x->fb]++;
 	run->sync_total += r->sync_ns;
 	if (r->sync_ns > run->sync_max)
 		run->sync_max = r->sync_ns;
@@ -508,7 +528,7 @@ gc_end(struct model *m, uint64_t t)
 	} else {
 		gen_count(run->count_gen, r->gen, 1);
 		run->copied += r->copied;
-		if ((b = p->gcbal[r->seq % MODEL_NGCREC]) >= 0) {
+		if ((b = x->bal) >= 0) {
 			p->bal_n++;
 			p->bal_sum += (uint64_t)b;
 		}
@@ -517,60 +537,96 @@ gc_end(struct model *m, uint64_t t)
 	mmu_add(m, r->seq);
 }
 
+/* GC_START and GC_END come once per cap per collection: each has its own
+ * entry (as the other frequent kinds have, below), the collection's start
+ * and end are calls of their own. */
 void
-model_gc_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
+model_gc_start(struct model *m, struct mcap *c, uint64_t t)
 {
 	struct model_priv	*p = m->p;
 	int			*in;
-	uint64_t		 t = ev->time;
+
+	in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
+	if (*in)
+		return;
+	*in = 1;
+	if (p->n_in_gc++ == 0)
+		gc_begin(m, t);
+	p->open.ncaps++;
+	if (c != NULL) {
+		model_cap_close(m, c, t);
+		c->cur = NULL;
+		c->pub.state = MODEL_CAP_GC;
+	}
+}
+
+void
+model_gc_end(struct model *m, struct mcap *c, uint64_t t)
+{
+	struct model_priv	*p = m->p;
+	int			*in;
+
+	in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
+	if (!*in)
+		return;
+	*in = 0;
+	if (c != NULL && c->pub.state == MODEL_CAP_GC) {
+		model_cap_close(m, c, t);
+		c->pub.state = MODEL_CAP_IDLE;
+	}
+	if (--p->n_in_gc == 0)
+		gc_end(m, t);
+}
+
+void
+model_gc_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	uint64_t	t = ev->time;
 
 	switch (ev->kind) {
 	case PROTO_GC_START:
-		in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
-		if (*in)
-			break;
-		*in = 1;
-		if (p->n_in_gc++ == 0)
-			gc_begin(m, t);
-		p->open.ncaps++;
-		if (c != NULL) {
-			model_cap_close(m, c, t);
-			if (c->cur != NULL)
-				c->cur = NULL;
-			c->pub.state = MODEL_CAP_GC;
-		}
+		model_gc_start(m, c, t);
 		break;
 	case PROTO_GC_END:
-		in = c != NULL ? &c->in_gc : &p->nocap_in_gc;
-		if (!*in)
-			break;
-		*in = 0;
-		if (c != NULL && c->pub.state == MODEL_CAP_GC) {
-			model_cap_close(m, c, t);
-			c->pub.state = MODEL_CAP_IDLE;
-		}
-		if (--p->n_in_gc == 0)
-			gc_end(m, t);
+		model_gc_end(m, c, t);
 		break;
 	case PROTO_REQUEST_SEQ_GC:
 	case PROTO_REQUEST_PAR_GC:
-		m->gc.requests++;
-		if (!p->req_pending && p->n_in_gc == 0) {
-			p->req_pending = 1;
-			p->req_time = t;
-		}
+		model_gc_request(m, t);
 		break;
 	case PROTO_GC_GLOBAL_SYNC:
 		m->gc.syncs++;
 		break;
 	case PROTO_GC_STATS_GHC:
-		if (p->n_in_gc > 0)
-			stats_into(m, &p->open, ev, 0);
-		else if (p->stats_pending && p->gcseq > 0) {
-			stats_into(m, REC(p, p->gcseq), ev, 1);
-			p->stats_pending = 0;
-		}
+		model_gc_stats(m, ev);
 		break;
+	}
+}
+
+/* REQUEST_SEQ_GC, REQUEST_PAR_GC. */
+void
+model_gc_request(struct model *m, uint64_t t)
+{
+	struct model_priv	*p = m->p;
+
+	m->gc.requests++;
+	if (!p->req_pending && p->n_in_gc == 0) {
+		p->req_pending = 1;
+		p->req_time = t;
+	}
+}
+
+/* GC_STATS_GHC: into the collection running, or the last if it awaits. */
+void
+model_gc_stats(struct model *m, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+
+	if (p->n_in_gc > 0)
+		stats_into(m, &p->open, ev, 0);
+	else if (p->stats_pending && p->gcseq > 0) {
+		stats_into(m, REC(p, p->gcseq), ev, 1);
+		p->stats_pending = 0;
 	}
 }
 
@@ -785,9 +841,9 @@ window_kept(const struct model *m, struct gcwin *w, uint64_t lo,
 	}
 	bal_n = w->lo <= w->top ? w->bal_n : 0;
 	bal_sum = w->lo <= w->top ? w->bal_sum : 0;
-	if (pend != NULL && p->gcbal[p->gcseq % MODEL_NGCREC] >= 0) {
+	if (pend != NULL && p->gcx[p->gcseq % MODEL_NGCREC].bal >= 0) {
 		bal_n++;
-		bal_sum += (uint64_t)p->gcbal[p->gcseq % MODEL_NGCREC];
+		bal_sum += (uint64_t)p->gcx[p->gcseq % MODEL_NGCREC].bal;
 	}
 	out->balance = bal_mean(bal_n, bal_sum);
 	/* Older records than the ring holds may be in the window. */
@@ -860,7 +916,7 @@ window_scan(const struct model *m, uint64_t lo, struct model_gc_win *out)
 			out->sync_max = r->sync_ns;
 		out->copied += r->copied;
 		out->hist[hist_bucket(pause)]++;
-		if ((b = p->gcbal[s % MODEL_NGCREC]) >= 0) {
+		if ((b = p->gcx[s % MODEL_NGCREC].bal) >= 0) {
 			bal_n++;
 			bal_sum += (uint64_t)b;
 		}
@@ -989,12 +1045,14 @@ nm_census(struct model *m, const struct proto_ev *ev)
 	uint64_t		 per;
 
 	nm->census_events++;
-	if (!p->nm_in_run) {
+	/* A run of census events is one census: the previous event (block
+	 * markers aside, as they are not counted) was one of it. */
+	if (p->nm_census_at == 0 || p->nm_census_at + 1 != m->totals.events) {
 		nm->censuses++;
 		nm->nsizes = 0;
 		nm->live_bytes = nm->seg_bytes = 0;
-		p->nm_in_run = 1;
 	}
+	p->nm_census_at = m->totals.events;
 	nm->census_time = ev->time;
 	if (nm->nsizes >= MODEL_NM_SIZES)
 		return;

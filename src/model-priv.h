@@ -126,6 +126,17 @@ struct slot {
 	uint64_t	 v[MODEL_NSERIES];
 };
 
+/*
+ * What the GC windows need of a record, worked out once when it is made:
+ * its balance (in BAL_ONE units, or -1: see model-gc.c) and its pause's
+ * buckets, public (hist) and fine, which its pause no longer changes.
+ */
+struct gcx {
+	int64_t		 bal;
+	uint16_t	 fb;
+	uint8_t		 hb;
+};
+
 /* MMU state for one window length (see model-gc.c). */
 struct mmu {
 	uint64_t	 worst;		/* most GC time in a window of w seen */
@@ -199,7 +210,13 @@ struct model_priv {
 	/* Time. */
 	int		 started;	/* an event has been applied */
 	uint64_t	 slot;		/* number of now's slot */
+	uint64_t	 slot_start;	/* the time it starts */
 	uint64_t	 slot_end;	/* the time it ends */
+	struct slot	*slot_cur;	/* &slots[slot % MODEL_NSLOTS] */
+	uint32_t	 slot_idx;	/* slot % MODEL_NSLOTS */
+	uint32_t	 slot_f;	/* slot % WIN_SLOTS */
+	uint64_t	 slot_sec;	/* its second: slot / SLOTS_PER_SEC */
+	uint32_t	 slot_k;	/* slot_sec % WIN_SLOTS */
 	uint64_t	 slot_events, slot_bytes;	/* totals when the slot
 							 * began */
 	uint64_t	 run_events, run_bytes;	/* totals at the reset */
@@ -221,8 +238,7 @@ struct model_priv {
 
 	/* GC. */
 	struct model_gc_rec *gcrec;	/* [MODEL_NGCREC] ring by seq */
-	int64_t		*gcbal;		/* [MODEL_NGCREC] each one's balance,
-					   in BAL_ONE units, or -1 */
+	struct gcx	*gcx;		/* [MODEL_NGCREC] beside gcrec */
 	uint64_t	 gcseq;		/* records made */
 	struct model_gc_rec open;	/* the collection running now */
 	int		 n_in_gc;
@@ -249,7 +265,8 @@ struct model_priv {
 	uint8_t		 alloc_has[8];
 
 	/* Nonmoving. */
-	int		 nm_in_run;	/* the previous event was a census */
+	uint64_t	 nm_census_at;	/* m->totals.events at the latest
+					 * census event, 0: none */
 	struct model_nm_rec *nmrec;	/* [MODEL_NNMREC] */
 	uint64_t	 nmseq;
 	int		 nm_open;	/* nmrec[nmseq-1] is the current cycle */
@@ -291,7 +308,7 @@ struct model_priv {
 /* model.c */
 struct mcap	*model_cap_get(struct model *, int32_t);
 struct slot	*model_slot_at(struct model *, uint64_t);
-void		 model_count(struct model *, enum model_series, uint64_t,
+void		 model_count_slot(struct model *, enum model_series, uint64_t,
 		     uint64_t);
 void		 model_gauge(struct model *, enum model_series, uint64_t);
 void		 model_span(struct model *, enum model_series, uint64_t,
@@ -307,23 +324,69 @@ uint64_t	 wctr_sum(const struct wctr *, const struct model *,
 uint64_t	 model_history_first(const struct model *, int);
 uint64_t	 wring_sum(const uint32_t *, uint64_t, uint64_t, uint64_t);
 uint64_t	 model_win_start_at(uint64_t, uint64_t, enum model_win);
-uint64_t	 model_overlap(uint64_t, uint64_t, uint64_t, uint64_t);
 
-/* Fast paths for the common case, a span within now's slot and second;
- * the general cases are in model.c. */
-static inline void
-wctr_span_fast(struct wctr *w, uint64_t t0, uint64_t t1)
+/*
+ * Fast paths for the common case, a time or span within now's slot (and
+ * so within its second), where the ring indices are at hand in model_priv
+ * and no division is needed; the general cases are in model.c.
+ */
+static inline int
+model_in_slot(const struct model_priv *p, uint64_t t0, uint64_t t1)
 {
-	uint64_t	s = t0 / MODEL_SLOT_NS, c = t0 / SEC_NS;
-	uint32_t	d, *f, *k;
+	return t0 >= p->slot_start && t1 <= p->slot_end;
+}
 
-	if (t1 > t0 && s == w->fine_at && c == w->coarse_at &&
-	    (t1 - 1) / MODEL_SLOT_NS == s && t1 - t0 < MODEL_SLOT_NS) {
+static inline uint64_t
+model_overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+	uint64_t	lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static inline uint32_t
+wsat_add(uint32_t a, uint32_t d)
+{
+	return a > UINT32_MAX - d ? UINT32_MAX : a + d;
+}
+
+static inline void
+model_count(struct model *m, enum model_series s, uint64_t t, uint64_t v)
+{
+	struct model_priv	*p = m->p;
+
+	if (t >= p->slot_start && t < p->slot_end)
+		p->slot_cur->v[s] += v;
+	else
+		model_count_slot(m, s, t, v);
+	if (t >= m->reset_at)
+		p->run_tot[s] += v;
+}
+
+static inline void
+wctr_add_fast(const struct model_priv *p, struct wctr *w, uint64_t t,
+    uint32_t v)
+{
+	if (t >= p->slot_start && t < p->slot_end &&
+	    p->slot == w->fine_at && p->slot_sec == w->coarse_at) {
+		w->fine[p->slot_f] = wsat_add(w->fine[p->slot_f], v);
+		w->coarse[p->slot_k] = wsat_add(w->coarse[p->slot_k], v);
+		return;
+	}
+	wctr_add(w, t, v);
+}
+
+static inline void
+wctr_span_fast(const struct model_priv *p, struct wctr *w, uint64_t t0,
+    uint64_t t1)
+{
+	uint32_t	d;
+
+	if (t1 > t0 && model_in_slot(p, t0, t1) &&
+	    p->slot == w->fine_at && p->slot_sec == w->coarse_at) {
 		d = (uint32_t)(t1 - t0);
-		f = &w->fine[s % WIN_SLOTS];
-		k = &w->coarse[c % WIN_SLOTS];
-		*f = *f > UINT32_MAX - d ? UINT32_MAX : *f + d;
-		*k = *k > UINT32_MAX - d ? UINT32_MAX : *k + d;
+		w->fine[p->slot_f] = wsat_add(w->fine[p->slot_f], d);
+		w->coarse[p->slot_k] = wsat_add(w->coarse[p->slot_k], d);
 		return;
 	}
 	wctr_span(w, t0, t1);
@@ -333,19 +396,64 @@ static inline void
 model_span_ring_fast(const struct model *m, uint32_t *ring, uint64_t t0,
     uint64_t t1)
 {
-	uint64_t	s = t0 / MODEL_SLOT_NS;
+	const struct model_priv	*p = m->p;
 
-	if (t1 > t0 && s == m->p->slot && (t1 - 1) / MODEL_SLOT_NS == s) {
-		ring[s % MODEL_NSLOTS] += (uint32_t)(t1 - t0);
+	if (t1 > t0 && model_in_slot(p, t0, t1)) {
+		ring[p->slot_idx] += (uint32_t)(t1 - t0);
 		return;
 	}
 	model_span_ring(m, ring, t0, t1);
 }
 
+/* The thread ran over [t0, t1).  (Inline, as model_cap_close(): a run
+ * or GC span ends at every RUN_THREAD, STOP_THREAD, GC_START, GC_END.) */
+static inline __attribute__((always_inline)) void
+model_thread_cpu(struct model *m, struct mthr *t, uint64_t t0, uint64_t t1)
+{
+	if (t1 <= t0)
+		return;
+	if (t->epoch != m->p->epoch) {
+		t->cpu_base = t->pub.cpu_ns +
+		    model_overlap(t0, t1, 0, m->reset_at);
+		t->epoch = m->p->epoch;
+	}
+	t->pub.cpu_ns += t1 - t0;
+	m->threads.cpu_ns += t1 - t0;
+	wctr_span_fast(m->p, &t->cpu, t0, t1);
+}
+
+/* Close the cap's current span at t; the caller sets the next state. */
+static inline __attribute__((always_inline)) void
+model_cap_close(struct model *m, struct mcap *c, uint64_t t)
+{
+	uint64_t	since = c->pub.since;
+
+	if (t < since)
+		t = since;
+	switch (c->pub.state) {
+	case MODEL_CAP_RUN:
+		/* MODEL_S_RUN_NS is the sum of the caps' rings. */
+		model_span_ring_fast(m, c->run, since, t);
+		c->pub.run_ns += since >= m->reset_at ? t - since :
+		    model_overlap(since, t, m->reset_at, t);
+		if (c->cur != NULL)
+			model_thread_cpu(m, c->cur, since, t);
+		break;
+	case MODEL_CAP_GC:
+		model_span_ring_fast(m, c->gc, since, t);
+		c->pub.gc_ns += model_overlap(since, t, m->reset_at, t);
+		break;
+	case MODEL_CAP_IDLE:
+		break;
+	}
+	c->pub.since = t;
+}
+
 /* model-caps.c */
 void		 model_caps_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
-void		 model_cap_close(struct model *, struct mcap *, uint64_t);
+void		 model_spark_counters(struct model *, struct mcap *,
+		     const struct proto_ev *);
 
 /* model-threads.c */
 void		 model_threads_init(struct model *);
@@ -354,14 +462,20 @@ void		 model_threads_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
 void		 model_threads_tick(struct model *);
 void		 model_threads_gap(struct model *);
-void		 model_thread_cpu(struct model *, struct mthr *, uint64_t,
-		     uint64_t);
+void		 model_thread_run(struct model *, struct mcap *,
+		     const struct proto_ev *);
+void		 model_thread_stop(struct model *, struct mcap *,
+		     const struct proto_ev *);
 
 /* model-gc.c */
 void		 model_gc_init(struct model *);
 void		 model_gc_free(struct model *);
 void		 model_gc_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
+void		 model_gc_start(struct model *, struct mcap *, uint64_t);
+void		 model_gc_end(struct model *, struct mcap *, uint64_t);
+void		 model_gc_request(struct model *, uint64_t);
+void		 model_gc_stats(struct model *, const struct proto_ev *);
 void		 model_gc_reset_run(struct model *);
 void		 model_nm_event(struct model *, const struct proto_ev *);
 

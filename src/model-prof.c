@@ -194,10 +194,10 @@ cc_count(struct model *m, struct mcc *c, int self, uint64_t t)
 	}
 	if (self) {
 		c->pub.self++;
-		wctr_add(&c->self_w, t, 1);
+		wctr_add_fast(m->p, &c->self_w, t, 1);
 	} else {
 		c->pub.total++;
-		wctr_add(&c->total_w, t, 1);
+		wctr_add_fast(m->p, &c->total_w, t, 1);
 	}
 	LRU_TOUCH(p->cc_lru_head, p->cc_lru_tail, c);
 }
@@ -256,7 +256,7 @@ prof_sample(struct model *m, const struct proto_ev *ev)
 		s->epoch = p->epoch;
 	}
 	s->samples++;
-	wctr_add(&s->w, t, 1);
+	wctr_add_fast(m->p, &s->w, t, 1);
 	p->sample_seq++;
 	cc_count(m, cc_get(m, s->ids[0]), 1, t);
 	for (i = 0; i < s->depth; i++) {

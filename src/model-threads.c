@@ -109,15 +109,40 @@ count_state(struct model *m, struct mthr *t, int d)
 		th->blocked_by[t->pub.why] += d;
 }
 
-static void
+static void	set_state_list(struct model *, struct mthr *,
+		    enum model_tstate, unsigned);
+
+static inline void
 set_state(struct model *m, struct mthr *t, enum model_tstate st, unsigned why)
 {
-	int	fin = t->pub.state == MODEL_T_FINISHED;
+	struct model_threads	*th = &m->threads;
 
 	if (why >= MODEL_NREASONS || st != MODEL_T_BLOCKED)
 		why = st == MODEL_T_FINISHED && why < MODEL_NREASONS ? why : 0;
 	if (t->pub.state == st && t->pub.why == why)
 		return;
+	if (t->pub.state == MODEL_T_FINISHED || st == MODEL_T_FINISHED) {
+		set_state_list(m, t, st, why);
+		return;
+	}
+	/* Live before and after: count_state() twice, live unchanged. */
+	th->by_state[t->pub.state]--;
+	if (t->pub.state == MODEL_T_BLOCKED)
+		th->blocked_by[t->pub.why]--;
+	t->pub.state = st;
+	t->pub.why = (uint8_t)why;
+	th->by_state[st]++;
+	if (st == MODEL_T_BLOCKED)
+		th->blocked_by[why]++;
+}
+
+/* A change of state to or from finished, which changes lists. */
+static __attribute__((noinline)) void
+set_state_list(struct model *m, struct mthr *t, enum model_tstate st,
+    unsigned why)
+{
+	int	fin = t->pub.state == MODEL_T_FINISHED;
+
 	count_state(m, t, -1);
 	if (fin != (st == MODEL_T_FINISHED))
 		list_del(list_of(m, t), t);
@@ -186,16 +211,28 @@ thr_alloc(struct model *m)
 	return t;
 }
 
-static struct mthr *
+static struct mthr *thr_find(struct model *, uint32_t);
+
+/* The thread of that id, made if new; seen now.  A recent one is in the
+ * cache: that test inline, the rest out of line. */
+static inline struct mthr *
 thr_get(struct model *m, uint32_t id)
+{
+	struct mthr	*t;
+
+	if ((t = m->p->thr_cache[id & 255]) != NULL && t->pub.id == id) {
+		touch(m, t);
+		return t;
+	}
+	return thr_find(m, id);
+}
+
+static __attribute__((noinline)) struct mthr *
+thr_find(struct model *m, uint32_t id)
 {
 	struct model_priv	*p = m->p;
 	struct mthr		*t;
 
-	if ((t = p->thr_cache[id & 255]) != NULL && t->pub.id == id) {
-		touch(m, t);
-		return t;
-	}
 	HASH_FIND(hh, p->thr_hash, &id, sizeof id, t);
 	if (t != NULL) {
 		p->thr_cache[id & 255] = t;
@@ -215,22 +252,6 @@ thr_get(struct model *m, uint32_t id)
 	count_state(m, t, 1);
 	m->threads.table++;
 	return t;
-}
-
-/* The thread ran over [t0, t1). */
-void
-model_thread_cpu(struct model *m, struct mthr *t, uint64_t t0, uint64_t t1)
-{
-	if (t1 <= t0)
-		return;
-	if (t->epoch != m->p->epoch) {
-		t->cpu_base = t->pub.cpu_ns +
-		    model_overlap(t0, t1, 0, m->reset_at);
-		t->epoch = m->p->epoch;
-	}
-	t->pub.cpu_ns += t1 - t0;
-	m->threads.cpu_ns += t1 - t0;
-	wctr_span_fast(&t->cpu, t0, t1);
 }
 
 /* Every new slot: fold finished threads not seen for FOLD_NS. */
@@ -272,11 +293,54 @@ stop_state(uint16_t status)
 	}
 }
 
+/* RUN_THREAD and STOP_THREAD, the most frequent, have entries of their
+ * own. */
+void
+model_thread_run(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct mthr	*t;
+
+	t = thr_get(m, ev->u.thread.thread);
+	if (c != NULL) {
+		model_cap_close(m, c, ev->time);
+		if (c->cur != NULL && c->cur != t &&
+		    c->cur->pub.state == MODEL_T_RUNNING)
+			set_state(m, c->cur, MODEL_T_RUNNABLE, 0);
+		c->pub.state = MODEL_CAP_RUN;
+		c->pub.thread = t->pub.id;
+		c->cur = t;
+		t->pub.cap = c->pub.id;
+	}
+	m->threads.runs++;
+	t->pub.runs++;
+	if (t->pub.state != MODEL_T_RUNNING)
+		set_state(m, t, MODEL_T_RUNNING, 0);
+}
+
+void
+model_thread_stop(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct mthr		*t;
+	enum model_tstate	 st;
+
+	t = thr_get(m, ev->u.stop.thread);
+	if (c != NULL && c->pub.state == MODEL_CAP_RUN) {
+		model_cap_close(m, c, ev->time);
+		c->pub.state = MODEL_CAP_IDLE;
+		c->cur = NULL;
+	}
+	st = stop_state(ev->u.stop.status);
+	if (st == MODEL_T_FINISHED && t->pub.state != MODEL_T_FINISHED) {
+		m->threads.finished++;
+		model_count(m, MODEL_S_THREADS_FINISHED, ev->time, 1);
+	}
+	set_state(m, t, st, ev->u.stop.status);
+}
+
 void
 model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct mthr		*t;
-	enum model_tstate	 st;
 	uint64_t		 now = ev->time;
 
 	switch (ev->kind) {
@@ -298,35 +362,10 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 			t->pub.cap = c->pub.id;
 		break;
 	case PROTO_RUN_THREAD:
-		t = thr_get(m, ev->u.thread.thread);
-		if (c != NULL) {
-			model_cap_close(m, c, now);
-			if (c->cur != NULL && c->cur != t &&
-			    c->cur->pub.state == MODEL_T_RUNNING)
-				set_state(m, c->cur, MODEL_T_RUNNABLE, 0);
-			c->pub.state = MODEL_CAP_RUN;
-			c->pub.thread = t->pub.id;
-			c->cur = t;
-			t->pub.cap = c->pub.id;
-		}
-		m->threads.runs++;
-		t->pub.runs++;
-		if (t->pub.state != MODEL_T_RUNNING)
-			set_state(m, t, MODEL_T_RUNNING, 0);
+		model_thread_run(m, c, ev);
 		break;
 	case PROTO_STOP_THREAD:
-		t = thr_get(m, ev->u.stop.thread);
-		if (c != NULL && c->pub.state == MODEL_CAP_RUN) {
-			model_cap_close(m, c, now);
-			c->pub.state = MODEL_CAP_IDLE;
-			c->cur = NULL;
-		}
-		st = stop_state(ev->u.stop.status);
-		if (st == MODEL_T_FINISHED && t->pub.state != MODEL_T_FINISHED) {
-			m->threads.finished++;
-			model_count(m, MODEL_S_THREADS_FINISHED, now, 1);
-		}
-		set_state(m, t, st, ev->u.stop.status);
+		model_thread_stop(m, c, ev);
 		break;
 	case PROTO_THREAD_RUNNABLE:
 		t = thr_get(m, ev->u.thread.thread);

@@ -50,7 +50,7 @@ model_init(struct model *m)
 
 	p->slots = xcalloc(MODEL_NSLOTS, sizeof *p->slots);
 	p->gcrec = xcalloc(MODEL_NGCREC, sizeof *p->gcrec);
-	p->gcbal = xcalloc(MODEL_NGCREC, sizeof *p->gcbal);
+	p->gcx = xcalloc(MODEL_NGCREC, sizeof *p->gcx);
 	p->gcw = xcalloc(2, sizeof *p->gcw);
 	p->fine_hist = xcalloc(FINE_NHIST, sizeof *p->fine_hist);
 	p->scratch = xcalloc(MODEL_NGCREC, sizeof *p->scratch);
@@ -79,7 +79,7 @@ model_fini(struct model *m)
 	}
 	free(p->slots);
 	free(p->gcrec);
-	free(p->gcbal);
+	free(p->gcx);
 	free(p->gcw);
 	free(p->fine_hist);
 	free(p->scratch);
@@ -263,6 +263,20 @@ slot_end(uint64_t s)
 	    UINT64_MAX;
 }
 
+/* Now's slot is s: where it starts and ends, its places in the rings. */
+static void
+slot_set(struct model_priv *p, uint64_t s)
+{
+	p->slot = s;
+	p->slot_start = s * MODEL_SLOT_NS;
+	p->slot_end = slot_end(s);
+	p->slot_idx = (uint32_t)(s % MODEL_NSLOTS);
+	p->slot_cur = &p->slots[p->slot_idx];
+	p->slot_f = (uint32_t)(s % WIN_SLOTS);
+	p->slot_sec = s / SLOTS_PER_SEC;
+	p->slot_k = (uint32_t)(p->slot_sec % WIN_SLOTS);
+}
+
 /* Roll the ring forward to now's slot: new slots start empty, gauges
  * carried. */
 static void
@@ -296,8 +310,7 @@ model_advance(struct model *m, uint64_t s)
 			c->gc[i % MODEL_NSLOTS] = 0;
 		}
 	}
-	p->slot = s;
-	p->slot_end = slot_end(s);
+	slot_set(p, s);
 	model_threads_tick(m);
 }
 
@@ -310,21 +323,20 @@ model_start(struct model *m, uint64_t t)
 	m->now = t;
 	m->prog.start = t;
 	m->reset_at = t;
-	p->slot = t / MODEL_SLOT_NS;
-	p->slot_end = slot_end(p->slot);
+	slot_set(p, t / MODEL_SLOT_NS);
 	p->slot_events = p->run_events = m->totals.events;
 	p->slot_bytes = p->run_bytes = m->totals.bytes;
 }
 
+/* model_count() (model-priv.h) outside now's slot. */
 void
-model_count(struct model *m, enum model_series s, uint64_t t, uint64_t v)
+model_count_slot(struct model *m, enum model_series s, uint64_t t,
+    uint64_t v)
 {
 	struct slot	*sl;
 
 	if ((sl = model_slot_at(m, t)) != NULL)
 		sl->v[s] += v;
-	if (t >= m->reset_at)
-		m->p->run_tot[s] += v;
 }
 
 void
@@ -381,6 +393,10 @@ model_span(struct model *m, enum model_series s, uint64_t t0, uint64_t t1)
 		return;
 	if (t1 > m->reset_at)
 		p->run_tot[s] += t1 - (t0 > m->reset_at ? t0 : m->reset_at);
+	if (model_in_slot(p, t0, t1)) {
+		p->slot_cur->v[s] += t1 - t0;
+		return;
+	}
 	if (!model_span_slots(p, &t0, t1, &a, &b))
 		return;
 	for (; a <= b; a++)
@@ -434,14 +450,6 @@ uint64_t
 model_win_ns(const struct model *m, enum model_win w)
 {
 	return m->now - model_win_start(m, w);
-}
-
-uint64_t
-model_overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
-{
-	uint64_t	lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-
-	return hi > lo ? hi - lo : 0;
 }
 
 /* The part of spans still open that falls in [lo, hi). */
@@ -784,38 +792,48 @@ model_prog_event(struct model *m, const struct proto_ev *ev)
 	}
 }
 
+/* HEAP_ALLOCATED, frequent: apply_one() calls it directly. */
+static void
+heap_allocated(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+	uint64_t		 b = ev->u.heap.bytes, d, *last;
+	uint8_t			*has;
+	unsigned		 i;
+
+	/* Cumulative per cap (the RTS posts each cap's own count), or per
+	 * capset for events without a cap. */
+	if (c != NULL) {
+		last = &c->alloc_last;
+		has = &c->alloc_has;
+	} else {
+		i = ev->u.heap.capset & 7;
+		if (p->alloc_set[i] != ev->u.heap.capset)
+			p->alloc_has[i] = 0;
+		p->alloc_set[i] = ev->u.heap.capset;
+		last = &p->alloc_last[i];
+		has = &p->alloc_has[i];
+	}
+	if (*has) {
+		d = b >= *last ? b - *last : b;
+		model_count(m, MODEL_S_ALLOC, ev->time, d);
+	} else
+		d = b;	/* since the start: no rate from it */
+	m->heap.allocated += d;
+	*has = 1;
+	*last = b;
+}
+
 static void
 model_heap_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
 	struct model_heap	*h = &m->heap;
-	uint64_t		 b = ev->u.heap.bytes, d, *last;
-	uint8_t			*has;
-	unsigned		 i;
+	uint64_t		 b = ev->u.heap.bytes;
 
 	switch (ev->kind) {
 	case PROTO_HEAP_ALLOCATED:
-		/* Cumulative per cap (the RTS posts each cap's own count), or
-		 * per capset for events without a cap. */
-		if (c != NULL) {
-			last = &c->alloc_last;
-			has = &c->alloc_has;
-		} else {
-			i = ev->u.heap.capset & 7;
-			if (p->alloc_set[i] != ev->u.heap.capset)
-				p->alloc_has[i] = 0;
-			p->alloc_set[i] = ev->u.heap.capset;
-			last = &p->alloc_last[i];
-			has = &p->alloc_has[i];
-		}
-		if (*has) {
-			d = b >= *last ? b - *last : b;
-			model_count(m, MODEL_S_ALLOC, ev->time, d);
-		} else
-			d = b;	/* since the start: no rate from it */
-		h->allocated += d;
-		*has = 1;
-		*last = b;
+		heap_allocated(m, c, ev);
 		break;
 	case PROTO_HEAP_SIZE:
 		h->size = b;
@@ -867,18 +885,18 @@ is_startup(uint16_t kind)
 	return 0;
 }
 
-/* Apply one event, in time order (or late). */
-static inline __attribute__((always_inline)) void
-apply_one(struct model *m, const struct proto_ev *ev)
+/*
+ * What an event does before its kind's handler: a new session or program,
+ * the model's first event (then 1: the clock is set).  Rare, so off the
+ * per-event path: the fast loop in model_apply_until() runs only while
+ * neither can happen.
+ */
+static int
+apply_begin(struct model *m, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
-	struct mcap		*c;
 	uint64_t		 t = ev->time;
 
-	if (ev->kind == PROTO_BLOCK_MARKER) {
-		m->totals.blocks++;
-		return;
-	}
 	if (p->sess_new && !is_startup(ev->kind)) {
 		/*
 		 * Timestamps keep growing across reconnections to one
@@ -892,36 +910,94 @@ apply_one(struct model *m, const struct proto_ev *ev)
 			model_reset_program(m);
 		p->sess_new = 0;
 	}
-	if (!p->started)
-		model_start(m, t);
+	if (p->started)
+		return 0;
+	model_start(m, t);
+	return 1;
+}
+
+/* The first event of a tag: it is listed. */
+static void
+tag_first(struct model *m, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+
+	p->tags_seen[p->ntags_seen++] = ev->tag;
+	if (ev->kind == PROTO_KIND_UNKNOWN)
+		m->totals.unknown_tags++;
+}
+
+/*
+ * Apply one event, in time order (or late); begin: it may be a session's
+ * or the model's first (see apply_begin()), and the caller counts it if
+ * late.  Block markers are the caller's.  p and tags are m->p and
+ * m->tag_count, which never change: a loop over events keeps them at hand.
+ */
+static inline __attribute__((always_inline)) void
+apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
+    const struct proto_ev *ev, int begin)
+{
+	struct mcap		*c;
+	uint64_t		 t = ev->time, *tc;
+
+	if (begin && (p->sess_new || !p->started) && apply_begin(m, ev))
+		;	/* now is t */
 	else if (t > m->now) {
 		m->now = t;
 		if (t >= p->slot_end)
 			model_advance(m, t / MODEL_SLOT_NS);
-	}
-	m->totals.events++;
+	} else if (!begin && t < m->now)
+		m->totals.late++;	/* (else the caller's count) */
+	/*
+	 * Events and bytes per slot and since the reset are differences of
+	 * these totals (see model_advance); a late event counts now.  (The
+	 * tag's count between the two keeps them apart: together the
+	 * compiler makes one vector add of them, twice the instructions.)
+	 */
 	m->totals.bytes += ev->size;
-	if (m->tag_count[ev->tag]++ == 0) {
-		p->tags_seen[p->ntags_seen++] = ev->tag;
-		if (ev->kind == PROTO_KIND_UNKNOWN)
-			m->totals.unknown_tags++;
-	}
-	/* Events and bytes per slot and since the reset are differences of
-	 * these totals (see model_advance); a late event counts now. */
-	p->nm_in_run &= ev->kind == PROTO_NONMOVING_HEAP_CENSUS;
+	tc = &tags[ev->tag];
+	if (*tc == 0)
+		tag_first(m, ev);
+	++*tc;
+	m->totals.events++;
 
-	c = NULL;
-	if (ev->cap >= 0) {
-		if (ev->cap >= MODEL_MAX_CAPS ||
-		    (c = (struct mcap *)m->caps[ev->cap]) == NULL)
+	/* One unsigned test for both "no cap" (-1) and "too high". */
+	if ((uint32_t)ev->cap < MODEL_MAX_CAPS) {
+		if ((c = (struct mcap *)m->caps[ev->cap]) == NULL)
 			c = model_cap_get(m, ev->cap);
-		if (c != NULL)
-			c->pub.events++;
-	}
+		c->pub.events++;
+	} else if (ev->cap >= 0)
+		c = model_cap_get(m, ev->cap);	/* counts it, gives NULL */
+	else
+		c = NULL;
 	switch (ev->kind) {
-	case PROTO_CREATE_THREAD:
 	case PROTO_RUN_THREAD:
+		model_thread_run(m, c, ev);
+		break;
 	case PROTO_STOP_THREAD:
+		model_thread_stop(m, c, ev);
+		break;
+	case PROTO_GC_START:
+		model_gc_start(m, c, t);
+		break;
+	case PROTO_GC_END:
+		model_gc_end(m, c, t);
+		break;
+	case PROTO_REQUEST_SEQ_GC:
+	case PROTO_REQUEST_PAR_GC:
+		model_gc_request(m, t);
+		break;
+	case PROTO_GC_STATS_GHC:
+		model_gc_stats(m, ev);
+		break;
+	case PROTO_SPARK_COUNTERS:
+		if (c != NULL)
+			model_spark_counters(m, c, ev);
+		break;
+	case PROTO_HEAP_ALLOCATED:
+		heap_allocated(m, c, ev);
+		break;
+	case PROTO_CREATE_THREAD:
 	case PROTO_THREAD_RUNNABLE:
 	case PROTO_MIGRATE_THREAD:
 	case PROTO_THREAD_WAKEUP:
@@ -929,15 +1005,9 @@ apply_one(struct model *m, const struct proto_ev *ev)
 	case PROTO_CREATE_SPARK_THREAD:
 		model_threads_event(m, c, ev);
 		break;
-	case PROTO_GC_START:
-	case PROTO_GC_END:
-	case PROTO_REQUEST_SEQ_GC:
-	case PROTO_REQUEST_PAR_GC:
-	case PROTO_GC_STATS_GHC:
 	case PROTO_GC_GLOBAL_SYNC:
 		model_gc_event(m, c, ev);
 		break;
-	case PROTO_HEAP_ALLOCATED:
 	case PROTO_HEAP_SIZE:
 	case PROTO_HEAP_LIVE:
 	case PROTO_BLOCKS_SIZE:
@@ -948,7 +1018,6 @@ apply_one(struct model *m, const struct proto_ev *ev)
 	case PROTO_CAP_DELETE:
 	case PROTO_CAP_ENABLE:
 	case PROTO_CAP_DISABLE:
-	case PROTO_SPARK_COUNTERS:
 	case PROTO_SPARK_CREATE:
 	case PROTO_SPARK_DUD:
 	case PROTO_SPARK_OVERFLOW:
@@ -1005,7 +1074,10 @@ apply_one(struct model *m, const struct proto_ev *ev)
 void
 model_apply_one(struct model *m, const struct proto_ev *ev)
 {
-	apply_one(m, ev);
+	if (ev->kind == PROTO_BLOCK_MARKER)
+		m->totals.blocks++;
+	else
+		apply_one(m, m->p, m->tag_count, ev, 1);
 }
 
 /*
@@ -1017,21 +1089,42 @@ size_t
 model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
     uint64_t until)
 {
-	size_t	i;
+	struct model_priv	*p = m->p;
+	uint64_t		*tags = m->tag_count;
+	const struct proto_ev	*e = ev, *end = ev + n;
+	size_t			 i;
 
-	if (m->p->ro.window != 0) {
+	if (p->ro.window != 0) {
 		for (i = 0; i < n && (ev[i].time < until ||
 		    ev[i].kind == PROTO_BLOCK_MARKER); i++)
 			model_reorder_push(m, &ev[i]);
 		return i;
 	}
-	for (i = 0; i < n; i++) {
-		if (ev[i].time >= until && ev[i].kind != PROTO_BLOCK_MARKER)
-			break;
-		/* (m->now is 0 until the first event.) */
-		if (ev[i].time < m->now && ev[i].kind != PROTO_BLOCK_MARKER)
+	/*
+	 * Until the model has started and no new session is pending, each
+	 * event is checked for those (apply_begin); after that nothing in
+	 * the loop can start a session (only model_header() does), so the
+	 * rest go without.  (m->now is 0 until the first event.)
+	 */
+	for (; e < end && (p->sess_new || !p->started); e++) {
+		if (e->kind == PROTO_BLOCK_MARKER) {
+			m->totals.blocks++;
+			continue;
+		}
+		if (e->time >= until)
+			return (size_t)(e - ev);
+		if (e->time < m->now)
 			m->totals.late++;
-		apply_one(m, &ev[i]);
+		apply_one(m, p, tags, e, 1);
 	}
-	return i;
+	for (; e < end; e++) {
+		if (e->kind == PROTO_BLOCK_MARKER) {
+			m->totals.blocks++;
+			continue;
+		}
+		if (e->time >= until)
+			break;
+		apply_one(m, p, tags, e, 0);
+	}
+	return (size_t)(e - ev);
 }
