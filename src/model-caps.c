@@ -118,9 +118,6 @@ model_caps_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		return;
 	s = &c->pub.sparks;
 	switch (ev->kind) {
-	case PROTO_SPARK_COUNTERS:
-		model_spark_counters(m, c, ev);
-		break;
 	case PROTO_SPARK_CREATE:
 		spark_event(m, c, &s->ev_create, SP_CREATED, ev->time);
 		break;

@@ -578,31 +578,6 @@ model_gc_end(struct model *m, struct mcap *c, uint64_t t)
 		gc_end(m, t);
 }
 
-void
-model_gc_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
-{
-	uint64_t	t = ev->time;
-
-	switch (ev->kind) {
-	case PROTO_GC_START:
-		model_gc_start(m, c, t);
-		break;
-	case PROTO_GC_END:
-		model_gc_end(m, c, t);
-		break;
-	case PROTO_REQUEST_SEQ_GC:
-	case PROTO_REQUEST_PAR_GC:
-		model_gc_request(m, t);
-		break;
-	case PROTO_GC_GLOBAL_SYNC:
-		m->gc.syncs++;
-		break;
-	case PROTO_GC_STATS_GHC:
-		model_gc_stats(m, ev);
-		break;
-	}
-}
-
 /* REQUEST_SEQ_GC, REQUEST_PAR_GC. */
 void
 model_gc_request(struct model *m, uint64_t t)

@@ -470,8 +470,6 @@ void		 model_thread_stop(struct model *, struct mcap *,
 /* model-gc.c */
 void		 model_gc_init(struct model *);
 void		 model_gc_free(struct model *);
-void		 model_gc_event(struct model *, struct mcap *,
-		     const struct proto_ev *);
 void		 model_gc_start(struct model *, struct mcap *, uint64_t);
 void		 model_gc_end(struct model *, struct mcap *, uint64_t);
 void		 model_gc_request(struct model *, uint64_t);

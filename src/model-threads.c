@@ -361,12 +361,6 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		if (c != NULL)
 			t->pub.cap = c->pub.id;
 		break;
-	case PROTO_RUN_THREAD:
-		model_thread_run(m, c, ev);
-		break;
-	case PROTO_STOP_THREAD:
-		model_thread_stop(m, c, ev);
-		break;
 	case PROTO_THREAD_RUNNABLE:
 		t = thr_get(m, ev->u.thread.thread);
 		if (t->pub.state == MODEL_T_BLOCKED)

@@ -832,9 +832,6 @@ model_heap_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 	uint64_t		 b = ev->u.heap.bytes;
 
 	switch (ev->kind) {
-	case PROTO_HEAP_ALLOCATED:
-		heap_allocated(m, c, ev);
-		break;
 	case PROTO_HEAP_SIZE:
 		h->size = b;
 		if (b > h->size_max)
@@ -1006,7 +1003,7 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 		model_threads_event(m, c, ev);
 		break;
 	case PROTO_GC_GLOBAL_SYNC:
-		model_gc_event(m, c, ev);
+		m->gc.syncs++;
 		break;
 	case PROTO_HEAP_SIZE:
 	case PROTO_HEAP_LIVE:
