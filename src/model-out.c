@@ -342,7 +342,8 @@ json_threads(const struct model *m, struct outbuf *ob)
 		first = 0;
 	}
 	outbuf_str(ob, "},\"top\":[");
-	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, TOP_N);
+	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, TOP_N,
+	    NULL);
 	for (i = 0; i < n; i++) {
 		js_u(ob, i ? ",{\"id\":" : "{\"id\":", rows[i].t->id);
 		outbuf_str(ob, ",\"label\":");
@@ -513,7 +514,7 @@ json_ccs(const struct model *m, struct outbuf *ob, int by_total)
 	uint64_t		n;
 	int			k, i;
 
-	k = model_top_ccs(m, MODEL_WRUN, by_total, rows, TOP_N);
+	k = model_top_ccs(m, MODEL_WRUN, by_total, rows, TOP_N, NULL);
 	for (i = 0; i < k; i++) {
 		js_u(ob, i ? ",{\"id\":" : "{\"id\":", rows[i].cc->id);
 		outbuf_str(ob, ",\"cost_centre\":");
@@ -787,14 +788,15 @@ model_text(const struct model *m, FILE *f)
 		fprintf(f, "%5d %-8s %6s %5.1f  %5.1f\n", c->id,
 		    cap_state_name(c->state), a, 100 * u1.run, 100 * u1.gc);
 	}
-	n = model_threads_sorted(m, MODEL_W1, MODEL_TSORT_CPU, tr, TOP_N);
+	n = model_threads_sorted(m, MODEL_W1, MODEL_TSORT_CPU, tr, TOP_N,
+	    NULL);
 	fputs("\n  TID STATE      CPU%      CPU LABEL\n", f);
 	for (i = 0; i < n; i++)
 		fprintf(f, "%5u %-9s %5.1f %8s %s\n", tr[i].t->id,
 		    state_name(tr[i].t->state), 100 * tr[i].share,
 		    fmt_ns(a, sizeof a, tr[i].t->cpu_ns), tr[i].t->label);
 	if (m->prof.samples_total > 0) {
-		n = model_top_ccs(m, MODEL_WRUN, 0, cr, TOP_N);
+		n = model_top_ccs(m, MODEL_WRUN, 0, cr, TOP_N, NULL);
 		fputs("\n SELF%  TOTAL%  COST CENTRE\n", f);
 		for (i = 0; i < n; i++)
 			fprintf(f, "%5.1f  %5.1f   %s %s\n",

@@ -308,40 +308,57 @@ cc_row_before(const struct model_cc_row *a, const struct model_cc_row *b,
 	return a->cc->id < b->cc->id;
 }
 
+/* Whether a comes before b in the order asked (rev: reversed). */
+static inline int
+cc_row_order(const struct model_cc_row *a, const struct model_cc_row *b,
+    int by_total, int rev)
+{
+	return rev ? cc_row_before(b, a, by_total) :
+	    cc_row_before(a, b, by_total);
+}
+
 /*
  * The n cost centres with the most samples in the window (self, or total
- * with by_total), most first, ties by lower id; entries without a sample in
- * the window are left out.  Returns how many rows were written.
+ * with by_total), most first, ties by lower id, or as q says; entries
+ * without a sample in the window are left out.  Returns how many rows were
+ * written.
  */
 int
 model_top_ccs(const struct model *m, enum model_win w, int by_total,
-    struct model_cc_row *rows, int n)
+    struct model_cc_row *rows, int n, struct model_rowq *q)
 {
 	struct mcc		*c, *tmp;
 	struct model_cc_row	 r;
 	uint64_t		 all = model_prof_samples(m, w);
-	int			 k = 0, i;
+	int			 k = 0, i, kept = 0;
+	int			 rev = q != NULL && q->reverse;
 
-	if (n <= 0)
-		return 0;
 	HASH_ITER(hh, m->p->cc_hash, c, tmp) {
 		r.cc = &c->pub;
 		r.self = cc_win(m, c, 0, w);
 		r.total = cc_win(m, c, 1, w);
 		if ((by_total ? r.total : r.self) == 0)
 			continue;
+		if (q != NULL && q->keep != NULL && !q->keep(r.cc, q->arg))
+			continue;
+		kept++;
+		if (n <= 0)
+			continue;
 		r.self_share = all > 0 ? (double)r.self / (double)all : 0;
 		r.total_share = all > 0 ? (double)r.total / (double)all : 0;
-		/* Insertion into the sorted prefix; n is a screenful. */
-		if (k == n && !cc_row_before(&r, &rows[k - 1], by_total))
+		/* Insertion into the sorted prefix; n is a screenful or a few
+		 * (the table's top, or the rows down to where a pane shows). */
+		if (k == n && !cc_row_order(&r, &rows[k - 1], by_total, rev))
 			continue;
 		i = k < n ? k++ : k - 1;
-		while (i > 0 && cc_row_before(&r, &rows[i - 1], by_total)) {
+		while (i > 0 && cc_row_order(&r, &rows[i - 1], by_total, rev)) {
 			rows[i] = rows[i - 1];
 			i--;
 		}
 		rows[i] = r;
 	}
+	if (q != NULL)
+		q->total = kept;
 	return k;
 }
 

@@ -476,9 +476,18 @@ row_before(const struct model_thread_row *a, const struct model_thread_row *b,
 	return a->t->id < b->t->id;
 }
 
+/* Whether a comes before b in the order asked (rev: reversed). */
+static inline int
+row_order(const struct model_thread_row *a, const struct model_thread_row *b,
+    enum model_tsort by, int rev)
+{
+	return rev ? row_before(b, a, by) : row_before(a, b, by);
+}
+
 /* Sift down in a heap whose root is the row that comes last. */
 static void
-heap_down(struct model_thread_row *h, int n, int i, enum model_tsort by)
+heap_down(struct model_thread_row *h, int n, int i, enum model_tsort by,
+    int rev)
 {
 	struct model_thread_row	tmp;
 	int			c;
@@ -487,9 +496,9 @@ heap_down(struct model_thread_row *h, int n, int i, enum model_tsort by)
 		c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && row_before(&h[c], &h[c + 1], by))
+		if (c + 1 < n && row_order(&h[c], &h[c + 1], by, rev))
 			c++;
-		if (!row_before(&h[i], &h[c], by))
+		if (!row_order(&h[i], &h[c], by, rev))
 			break;
 		tmp = h[i];
 		h[i] = h[c];
@@ -499,14 +508,14 @@ heap_down(struct model_thread_row *h, int n, int i, enum model_tsort by)
 }
 
 static void
-heap_up(struct model_thread_row *h, int i, enum model_tsort by)
+heap_up(struct model_thread_row *h, int i, enum model_tsort by, int rev)
 {
 	struct model_thread_row	tmp;
 	int			up;
 
 	while (i > 0) {
 		up = (i - 1) / 2;
-		if (!row_before(&h[up], &h[i], by))
+		if (!row_order(&h[up], &h[i], by, rev))
 			break;
 		tmp = h[i];
 		h[i] = h[up];
@@ -516,34 +525,41 @@ heap_up(struct model_thread_row *h, int i, enum model_tsort by)
 }
 
 /*
- * The first n threads of the table in the given order, into rows[];
- * returns how many.  Every thread in the table takes part, finished ones
- * included (their state says so).
+ * The first n threads of the table in the given order (or as q says),
+ * into rows[]; returns how many.  Every thread in the table takes part,
+ * finished ones included (their state says so).
  */
 int
 model_threads_sorted(const struct model *m, enum model_win w,
-    enum model_tsort by, struct model_thread_row *rows, int n)
+    enum model_tsort by, struct model_thread_row *rows, int n,
+    struct model_rowq *q)
 {
 	struct mthr		*t, *tmp;
 	struct model_thread_row	 r, x;
-	struct thr_win		 q;
+	struct thr_win		 qw;
 	uint64_t		 dur = model_win_ns(m, w);
 	double			 per = dur > 0 ? 1.0 / (double)dur : 0;
-	int			 k = 0, i;
+	int			 k = 0, i, kept = 0;
+	int			 rev = q != NULL && q->reverse;
 
 	if (n <= 0)
-		return 0;
-	thr_win_init(&q, m, w);
+		n = 0;
+	thr_win_init(&qw, m, w);
 	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
+		if (q != NULL && q->keep != NULL && !q->keep(&t->pub, q->arg))
+			continue;
+		kept++;
+		if (n == 0)
+			continue;
 		r.t = &t->pub;
-		r.cpu_ns = thr_cpu(m, t, &q);
+		r.cpu_ns = thr_cpu(m, t, &qw);
 		r.share = (double)r.cpu_ns * per;
 		if (k < n) {
 			rows[k] = r;
-			heap_up(rows, k++, by);
-		} else if (row_before(&r, &rows[0], by)) {
+			heap_up(rows, k++, by, rev);
+		} else if (row_order(&r, &rows[0], by, rev)) {
 			rows[0] = r;
-			heap_down(rows, k, 0, by);
+			heap_down(rows, k, 0, by, rev);
 		}
 	}
 	/* Heap sort: the root is the last row. */
@@ -551,7 +567,9 @@ model_threads_sorted(const struct model *m, enum model_win w,
 		x = rows[0];
 		rows[0] = rows[i];
 		rows[i] = x;
-		heap_down(rows, i, 0, by);
+		heap_down(rows, i, 0, by, rev);
 	}
+	if (q != NULL)
+		q->total = kept;
 	return k;
 }

@@ -192,6 +192,20 @@ struct model_thread_row {
 	double		 share;		/* cpu_ns / window length */
 };
 
+/*
+ * How a table query (model_threads_sorted(), model_top_ccs()) picks its
+ * rows, when not all in order (NULL): only those keep() accepts (given
+ * the row's thread or cost centre and arg; NULL keeps all), and the order
+ * reversed.  The query sets total to how many it kept in all, so that a
+ * filtered or reversed screenful costs a screenful, not a sort of all.
+ */
+struct model_rowq {
+	int		(*keep)(const void *, const void *);
+	const void	*arg;
+	int		 reverse;
+	int		 total;		/* set by the query */
+};
+
 /* ------------------------------------------------------------------ */
 /* GC.  A collection runs from the first cap's GC_START (while no cap is in
  * GC) to the GC_END that leaves no cap in GC, in merged time order.  Events
@@ -535,7 +549,8 @@ uint64_t	 model_cap_sparks(const struct model *,
 /* model-threads.c */
 const struct model_thread *model_thread_find(const struct model *, uint32_t);
 int		 model_threads_sorted(const struct model *, enum model_win,
-		     enum model_tsort, struct model_thread_row *, int);
+		     enum model_tsort, struct model_thread_row *, int,
+		     struct model_rowq *);
 
 /* model-gc.c */
 void		 model_gc_window(const struct model *, enum model_win,
@@ -546,7 +561,7 @@ const struct model_nm_rec *model_nm_recent(const struct model *, int);
 /* model-prof.c */
 const struct model_cc *model_cc_find(const struct model *, uint32_t);
 int		 model_top_ccs(const struct model *, enum model_win, int,
-		     struct model_cc_row *, int);
+		     struct model_cc_row *, int, struct model_rowq *);
 int		 model_top_stacks(const struct model *, enum model_win,
 		     struct model_stack_row *, int);
 uint64_t	 model_prof_samples(const struct model *, enum model_win);

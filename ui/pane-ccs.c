@@ -77,6 +77,13 @@ pane_ccs_matches(const struct model_cc *cc, const char *filter)
 	return fmt_match(buf, (size_t)n, filter);
 }
 
+/* The filter, as the model's query asks for it. */
+static int
+pane_ccs_keep(const void *cc, const void *filter)
+{
+	return pane_ccs_matches(cc, filter);
+}
+
 static int
 pane_ccs_grow(struct pane_ccs *pc, int want)
 {
@@ -161,8 +168,9 @@ pane_ccs_render(struct pane *p, const struct model *m, struct lines *l)
 	const struct model_cc_row *r;
 	enum model_win		 win = (enum model_win)p->win;
 	char			 a[FMT_MAX], b[FMT_MAX], name[512];
-	int			 y = 0, page, top, want, n, i, k, bw, x, nst;
-	int			 detail, by_self = p->sort == 0, body, all;
+	struct model_rowq	 q;
+	int			 y = 0, page, top, want, n, i, bw, x, nst;
+	int			 detail, by_self = p->sort == 0, body;
 	double			 v;
 
 	if (pc == NULL) {
@@ -189,37 +197,16 @@ pane_ccs_render(struct pane *p, const struct model *m, struct lines *l)
 	if (detail)
 		body -= body / 2;
 	page = body;
-	/* A filter or reversed order needs every row; else the top ones. */
-	all = p->filter[0] != '\0' || p->reverse;
-	if (all)
-		want = (int)m->prof.ccs;
-	else {
-		top = pane_rows(p, (int)m->prof.ccs, page);
-		want = top + page;
-	}
-	if (want < 1)
-		want = 1;
+	/* A screenful, filtered and reversed by the query: not a sort of
+	 * every cost centre. */
+	q.keep = p->filter[0] != '\0' ? pane_ccs_keep : NULL;
+	q.arg = p->filter;
+	q.reverse = p->reverse;
+	want = pane_rows_want(p, page);
 	if (pane_ccs_grow(pc, want) < 0)
 		return;
-	n = model_top_ccs(m, win, !by_self, pc->rows, want);
-	if (p->filter[0] != '\0') {
-		for (i = k = 0; i < n; i++)
-			if (pane_ccs_matches(pc->rows[i].cc, p->filter))
-				pc->rows[k++] = pc->rows[i];
-		n = k;
-	}
-	if (p->reverse) {
-		for (i = 0; i < n / 2; i++) {
-			struct model_cc_row t = pc->rows[i];
-
-			pc->rows[i] = pc->rows[n - 1 - i];
-			pc->rows[n - 1 - i] = t;
-		}
-	}
-	if (all || n < want)
-		top = pane_rows(p, n, page);
-	else
-		top = p->top;
+	n = model_top_ccs(m, win, !by_self, pc->rows, want, &q);
+	top = pane_rows(p, q.total, page);
 	/*
 	 * The callers come from the hottest stacks of the whole run: they
 	 * change little, and the run's counts cost less to read than a

@@ -80,6 +80,13 @@ pane_threads_matches(const struct model_thread *t, const char *f)
 	    t->why)), f);
 }
 
+/* The filter, as the model's query asks for it. */
+static int
+pane_threads_keep(const void *t, const void *f)
+{
+	return pane_threads_matches(t, f);
+}
+
 /* The blocked reasons, most common first, on one row. */
 static void
 pane_threads_reasons(const struct model *m, struct lines *l, int y)
@@ -136,7 +143,8 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 	const struct model_thread_row *r;
 	const struct model_thread *t;
 	char			 a[FMT_MAX], b[FMT_MAX], cap[16];
-	int			 y = 0, page, top, want, n, i, k, all, x, attr;
+	struct model_rowq	 q;
+	int			 y = 0, page, top, want, n, i, x, attr;
 	int			 sortidx = p->sort % 3, reasons, detail;
 
 	if (pt == NULL) {
@@ -161,15 +169,12 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 	    "runs");
 	lines_put(l, y - 1, x, LINES_HEAD, "label", l->width - x);
 	page = l->height - y - detail;
-	all = p->filter[0] != '\0' || p->reverse;
-	if (all)
-		want = (int)m->threads.table;
-	else {
-		top = pane_rows(p, (int)m->threads.table, page);
-		want = top + page;
-	}
-	if (want < 1)
-		want = 1;
+	/* A screenful, filtered and reversed by the query: not a sort of
+	 * the whole table. */
+	q.keep = p->filter[0] != '\0' ? pane_threads_keep : NULL;
+	q.arg = p->filter;
+	q.reverse = p->reverse;
+	want = pane_rows_want(p, page);
 	if (want > pt->nalloc) {
 		struct model_thread_row *nr;
 
@@ -180,25 +185,8 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 		pt->nalloc = want;
 	}
 	n = model_threads_sorted(m, (enum model_win)p->win,
-	    pane_threads_tsort[sortidx], pt->rows, want);
-	if (p->filter[0] != '\0') {
-		for (i = k = 0; i < n; i++)
-			if (pane_threads_matches(pt->rows[i].t, p->filter))
-				pt->rows[k++] = pt->rows[i];
-		n = k;
-	}
-	if (p->reverse) {
-		for (i = 0; i < n / 2; i++) {
-			struct model_thread_row tmp = pt->rows[i];
-
-			pt->rows[i] = pt->rows[n - 1 - i];
-			pt->rows[n - 1 - i] = tmp;
-		}
-	}
-	if (all || n < want)
-		top = pane_rows(p, n, page);
-	else
-		top = p->top;
+	    pane_threads_tsort[sortidx], pt->rows, want, &q);
+	top = pane_rows(p, q.total, page);
 	for (i = top; i < n && y < l->height - detail; i++, y++) {
 		r = &pt->rows[i];
 		t = r->t;

@@ -276,6 +276,7 @@ struct pane {
 
 void		 pane_scroll(struct pane *, enum keys_action);
 int		 pane_rows(struct pane *, int, int);
+int		 pane_rows_want(const struct pane *, int);
 const char	*pane_win_name(int);
 
 extern const struct pane_ops pane_caps_ops;

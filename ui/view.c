@@ -163,6 +163,22 @@ pane_rows(struct pane *p, int nrows, int page)
 	return p->top;
 }
 
+/*
+ * How many rows, from the first, a pane of page rows may show before it
+ * knows how many there are: pane_rows() then only moves the first row up.
+ */
+int
+pane_rows_want(const struct pane *p, int page)
+{
+	int	top = p->top;
+
+	if (page < 1)
+		page = 1;
+	if (p->ops->select && p->sel >= top + page)
+		top = p->sel - page + 1;
+	return (top > 0 ? top : 0) + page;
+}
+
 /* Move the selection (or the first row shown) as a key asks. */
 void
 pane_scroll(struct pane *p, enum keys_action action)

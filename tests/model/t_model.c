@@ -590,6 +590,20 @@ t_gc_mmu(void)
 }
 
 /* Threads: states, CPU, labels, caps. */
+/* A table query's filter: odd ids (threads) or ids but 2 (cost centres). */
+static int
+keep_odd_thread(const void *t, const void *arg)
+{
+	(void)arg;
+	return ((const struct model_thread *)t)->id % 2 == 1;
+}
+
+static int
+keep_not_cc(const void *cc, const void *arg)
+{
+	return ((const struct model_cc *)cc)->id != *(const uint32_t *)arg;
+}
+
 static void
 t_threads(void)
 {
@@ -597,6 +611,7 @@ t_threads(void)
 	struct model		*m;
 	struct model_thread_row	 rows[4];
 	struct model_util	 u;
+	struct model_rowq	 q = { 0 };
 	const struct model_thread *t;
 	int			 n;
 
@@ -631,7 +646,8 @@ t_threads(void)
 	    "label '%s'", t != NULL ? t->label : "(none)");
 	t = model_thread_find(m, 1);
 	CHECK(t != NULL && t->cpu_ns == 300 * MS, "cpu");
-	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, 4);
+	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, 4,
+	    NULL);
 	EQ(n, 4);
 	/* 4: 700 ms, 3: 400 ms running now, 1: 300 ms, 2: 100 ms. */
 	EQ(rows[0].t->id, 4);
@@ -640,8 +656,30 @@ t_threads(void)
 	EQ(rows[1].cpu_ns, 400 * MS);
 	EQ(rows[2].t->id, 1);
 	EQ(rows[3].t->id, 2);
+	/* Reversed, filtered, both: the whole order is 4 3 1 2 5. */
+	q.keep = NULL;
+	q.reverse = 1;
+	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, 2, &q);
+	EQ(n, 2);
+	EQ(q.total, 5);
+	EQ(rows[0].t->id, 5);
+	EQ(rows[1].t->id, 2);
+	q.keep = keep_odd_thread;
+	q.reverse = 0;
+	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, 4, &q);
+	EQ(n, 3);
+	EQ(q.total, 3);
+	EQ(rows[0].t->id, 3);
+	EQ(rows[1].t->id, 1);
+	EQ(rows[2].t->id, 5);
+	q.reverse = 1;
+	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, 2, &q);
+	EQ(n, 2);
+	EQ(q.total, 3);
+	EQ(rows[0].t->id, 5);
+	EQ(rows[1].t->id, 1);
 	/* W1 = [0.1 s, 1 s]: thread 1 ran 0.1..0.4. */
-	n = model_threads_sorted(m, MODEL_W1, MODEL_TSORT_ID, rows, 2);
+	n = model_threads_sorted(m, MODEL_W1, MODEL_TSORT_ID, rows, 2, NULL);
 	EQ(n, 2);
 	EQ(rows[0].t->id, 1);
 	EQ(rows[0].cpu_ns, 300 * MS);
@@ -817,6 +855,8 @@ t_prof(void)
 	struct model		*m;
 	struct model_cc_row	 rows[8];
 	struct model_stack_row	 st[4];
+	struct model_rowq	 q = { 0 };
+	uint32_t		 not_id = 2;
 	uint32_t		 s1[] = { 3, 2, 1 }, s2[] = { 2, 1 };
 	uint32_t		 s3[] = { 3, 2, 3, 1 };	/* recursive */
 	uint8_t			 pb[8];
@@ -840,7 +880,7 @@ t_prof(void)
 	EQ(m->prof.samples, 11);
 	EQ(m->prof.empty, 1);
 	EQ(m->prog.tick_ns, 1000000);
-	n = model_top_ccs(m, MODEL_WRUN, 0, rows, 8);
+	n = model_top_ccs(m, MODEL_WRUN, 0, rows, 8, NULL);
 	EQ(n, 2);
 	EQ(rows[0].cc->id, 3);
 	EQ(rows[0].self, 7);
@@ -850,7 +890,7 @@ t_prof(void)
 	EQ(rows[1].self, 3);
 	CHECK(rows[0].self_share > 0.636 && rows[0].self_share < 0.637,
 	    "share %f", rows[0].self_share);
-	n = model_top_ccs(m, MODEL_WRUN, 1, rows, 8);
+	n = model_top_ccs(m, MODEL_WRUN, 1, rows, 8, NULL);
 	EQ(n, 3);
 	EQ(rows[0].cc->id, 1);
 	EQ(rows[0].total, 10);
@@ -858,6 +898,26 @@ t_prof(void)
 	EQ(rows[1].total, 10);
 	EQ(rows[2].cc->id, 3);
 	EQ(rows[2].total, 7);	/* not 9: once per sample */
+	/* Reversed, filtered, both: the whole order is 1 2 3. */
+	q.keep = NULL;
+	q.reverse = 1;
+	n = model_top_ccs(m, MODEL_WRUN, 1, rows, 2, &q);
+	EQ(n, 2);
+	EQ(q.total, 3);
+	EQ(rows[0].cc->id, 3);
+	EQ(rows[1].cc->id, 2);
+	q.keep = keep_not_cc;
+	q.arg = &not_id;
+	n = model_top_ccs(m, MODEL_WRUN, 1, rows, 8, &q);
+	EQ(n, 2);
+	EQ(q.total, 2);
+	EQ(rows[0].cc->id, 3);
+	EQ(rows[1].cc->id, 1);
+	q.reverse = 0;
+	n = model_top_ccs(m, MODEL_WRUN, 1, rows, 1, &q);
+	EQ(n, 1);
+	EQ(q.total, 2);
+	EQ(rows[0].cc->id, 1);
 	n = model_top_stacks(m, MODEL_W1, st, 4);
 	EQ(n, 3);
 	EQ(st[0].samples, 5);
@@ -1307,8 +1367,8 @@ read_all(const struct model *m, FILE *null)
 		model_gc_window(m, (enum model_win)w, &g);
 		model_caps_util(m, (enum model_win)w, &u);
 		(void)model_threads_sorted(m, (enum model_win)w,
-		    MODEL_TSORT_TOTAL, tr, 16);
-		(void)model_top_ccs(m, (enum model_win)w, 1, cr, 16);
+		    MODEL_TSORT_TOTAL, tr, 16, NULL);
+		(void)model_top_ccs(m, (enum model_win)w, 1, cr, 16, NULL);
 		(void)model_top_stacks(m, (enum model_win)w, sr, 16);
 	}
 	(void)model_top_bands(m, br, 16);

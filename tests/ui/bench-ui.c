@@ -336,10 +336,10 @@ main(int argc, char **argv)
 				t0 = now_ms();
 				if (q == 0)
 					model_threads_sorted(g.m, MODEL_W1,
-					    MODEL_TSORT_CPU, tr, 60);
+					    MODEL_TSORT_CPU, tr, 60, NULL);
 				else if (q == 1)
 					model_top_ccs(g.m, MODEL_W10, 0, cr,
-					    60);
+					    60, NULL);
 				else
 					model_top_stacks(g.m, MODEL_WRUN, sr,
 					    512);
@@ -352,8 +352,8 @@ main(int argc, char **argv)
 			    t[NFRAMES / 2]);
 		}
 	}
-	/* Not the budget's frame, for the record: a filter or a reversed
-	 * order needs every row of a table, not a screenful. */
+	/* Not the budget's frame, for the record: a filter tries every row
+	 * of a table, and a reversed order by CPU meets ties all the way. */
 	for (z = 0; z < 2; z++) {
 		struct pane	*p;
 		const char	*filter = z == 0 ? "function12" : "";

@@ -500,6 +500,7 @@ test_threads(void)
 	const char		*body;
 	char			 want[64];
 	long long		 n = figure("threads", "threads", "created");
+	int			 fwd[4], rev[4], i;
 
 	if (m == NULL)
 		return;
@@ -528,6 +529,22 @@ test_threads(void)
 	body = uitest_pane(p, m, 100, 40);
 	ok(strncmp(nth_line(body, 2), "      29 ", 9) == 0, "reversed: "
 	    "thread 29 first: %s", nth_line(body, 2));
+	/* Filtered and reversed: the same rows as filtered, backwards. */
+	snprintf(p->filter, sizeof p->filter, "cruncher");
+	p->reverse = 0;
+	body = uitest_pane(p, m, 100, 40);
+	for (i = 0; i < 4; i++)
+		fwd[i] = atoi(nth_line(body, 2 + i));
+	p->reverse = 1;
+	body = uitest_pane(p, m, 100, 40);
+	for (i = 0; i < 4; i++)
+		rev[i] = atoi(nth_line(body, 2 + i));
+	ok(count_lines_with(body, "cruncher-") == 4 && fwd[0] < fwd[3] &&
+	    rev[0] == fwd[3] && rev[1] == fwd[2] && rev[2] == fwd[1] &&
+	    rev[3] == fwd[0], "filtered and reversed: %d %d %d %d, then "
+	    "%d %d %d %d", fwd[0], fwd[1], fwd[2], fwd[3], rev[0], rev[1],
+	    rev[2], rev[3]);
+	p->filter[0] = '\0';
 	p->reverse = 0;
 	p->sort = 0;
 	/* Keys move the selection within the rows there are. */
