@@ -5,9 +5,9 @@
  *
  * States: WAITING (no fd, a retry is due at retry_at, the delay doubling
  * from 100 ms to 2 s), CONNECTING (a non-blocking connect, finished when
- * the fd is writable), OPEN (reading), ENDED (for good: stdin at its end,
- * or any source at its end with --once).  Nothing here blocks, except name
- * resolution in source-tcp.c.
+ * the fd is writable; or, with no fd yet, a name being resolved, looked
+ * at every SOURCE_RESOLVE_MS), OPEN (reading), ENDED (for good: stdin at
+ * its end, or any source at its end with --once).  Nothing here blocks.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -150,6 +150,8 @@ source_timeout_ms(const struct source *src, uint64_t now)
 
 	if (src->state == SOURCE_WAITING)
 		at = src->retry_at;
+	else if (src->state == SOURCE_CONNECTING && src->fd == -1)
+		return SOURCE_RESOLVE_MS;
 	else if (src->state == SOURCE_CONNECTING)
 		at = src->connect_by;
 	else
@@ -205,7 +207,7 @@ enum source_ev
 source_step(struct source *src, short revents, uint64_t now)
 {
 	char	*cause = NULL;
-	int	 r;
+	int	 r, resolving;
 
 	switch (src->state) {
 	case SOURCE_WAITING:
@@ -224,7 +226,8 @@ source_step(struct source *src, short revents, uint64_t now)
 		}
 		return source_opened(src);
 	case SOURCE_CONNECTING:
-		if ((revents & (POLLOUT|POLLERR|POLLHUP)) == 0) {
+		resolving = src->fd == -1;
+		if (!resolving && (revents & (POLLOUT|POLLERR|POLLHUP)) == 0) {
 			if (now < src->connect_by)
 				return SOURCE_EV_NONE;
 			source_failed(src, strdup("connect timed out"), now);
@@ -233,6 +236,12 @@ source_step(struct source *src, short revents, uint64_t now)
 		r = src->ops->finish(src, &cause);
 		if (r < 0) {
 			source_failed(src, cause, now);
+			return SOURCE_EV_NONE;
+		}
+		if (r > 0 && resolving && src->fd == -1 &&
+		    now >= src->connect_by) {
+			source_failed(src, strdup("resolving the name timed "
+			    "out"), now);
 			return SOURCE_EV_NONE;
 		}
 		if (r > 0)

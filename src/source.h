@@ -17,6 +17,7 @@
 #define SOURCE_BACKOFF_MAX_MS	2000
 /* A connect() that has not finished by then is given up (and retried). */
 #define SOURCE_CONNECT_MS	5000
+#define SOURCE_RESOLVE_MS	10	/* a name being resolved: look again */
 
 enum source_state {
 	SOURCE_WAITING,		/* no fd; next attempt at retry_at */
@@ -37,7 +38,9 @@ struct source;
 
 /* One kind of live source.  open() sets src->fd and returns 0 when
  * connected, 1 when a connect is in progress (finish() is called when the
- * fd is writable), or -1 with *cause: the loop retries later. */
+ * fd is writable, or, if open() left src->fd at -1, every
+ * SOURCE_RESOLVE_MS: it returns 1 while still waiting), or -1 with
+ * *cause: the loop retries later. */
 struct source_ops {
 	const char	*name;
 	int		 (*open)(struct source *, char **);

@@ -714,12 +714,12 @@ test_tcp(void)
 	    "::1:9000", "[::1]9000", "[::1", "[]:1" };
 	char		 host[256], port[32], target[64], buf[64];
 	char		*cause = NULL;
-	struct source	*src;
+	struct source	*src, *src2;
 	struct sockaddr_in sin;
 	struct sockaddr_in6 sin6;
 	socklen_t	 len = sizeof sin;
 	size_t		 i;
-	int		 lfd, cfd, one = 1;
+	int		 lfd, cfd, cfd2, one = 1;
 	ssize_t		 got;
 	enum source_ev	 ev;
 
@@ -760,6 +760,20 @@ test_tcp(void)
 	/* Control commands go the other way. */
 	ok(source_write(src, "ctl", 3) == 3 && read(cfd, buf, 3) == 3 &&
 	    memcmp(buf, "ctl", 3) == 0, "tcp: writes");
+	/* A name: resolved in the background (no fd, the loop free to go
+	 * on), then connected all the same. */
+	snprintf(target, sizeof target, "localhost:%u", ntohs(sin.sin_port));
+	src2 = source_new(EVTOP_SRC_TCP, target, 0, &cause);
+	source_step(src2, 0, source_now());
+	ok(src2->state == SOURCE_CONNECTING && src2->fd == -1 &&
+	    source_timeout_ms(src2, source_now()) == SOURCE_RESOLVE_MS,
+	    "tcp %s: resolving in the background", target);
+	ev = wait_ev(src2, SOURCE_EV_OPENED, 3000, buf, sizeof buf, &got);
+	ok(ev == SOURCE_EV_OPENED && src2->fd != -1, "tcp %s: connected: %s",
+	    target, src2->msg);
+	if ((cfd2 = accept(lfd, NULL, NULL)) != -1)
+		close(cfd2);
+	source_free(src2);
 	close(cfd);
 	close(lfd);
 	ev = wait_ev(src, SOURCE_EV_CLOSED, 3000, buf, sizeof buf, &got);
@@ -810,11 +824,13 @@ test_tcp(void)
 	    src->msg);
 	source_free(src);
 
+	/* A name that does not resolve: the resolver's answer, waiting. */
 	cause = NULL;
 	src = source_new(EVTOP_SRC_TCP, "no-such-host.invalid:1", 0, &cause);
-	source_step(src, 0, source_now());
-	ok(src->state == SOURCE_WAITING && strstr(src->msg, "waiting"),
-	    "unknown host: waiting: %s", src->msg);
+	wait_ev(src, SOURCE_EV_OPENED, 3000, buf, sizeof buf, &got);
+	ok(src->state == SOURCE_WAITING && strstr(src->msg, "waiting") &&
+	    strstr(src->msg, "no-such-host.invalid"), "unknown host: %s",
+	    src->msg);
 	source_free(src);
 }
 
