@@ -48,6 +48,20 @@
 
 static const char *const win_names[MODEL_NWIN] = { "1s", "10s", "run" };
 
+/* The spark counters' keys, each with the separator before it. */
+static const struct {
+	const char		*key;
+	enum model_series	 s;
+} spark_keys[] = {
+	{ "\"created\":", MODEL_S_SPARKS_CREATED },
+	{ ",\"converted\":", MODEL_S_SPARKS_CONVERTED },
+	{ ",\"fizzled\":", MODEL_S_SPARKS_FIZZLED },
+	{ ",\"gcd\":", MODEL_S_SPARKS_GCD },
+	{ ",\"dud\":", MODEL_S_SPARKS_DUD },
+	{ ",\"overflowed\":", MODEL_S_SPARKS_OVERFLOWED },
+};
+#define NSPARK_KEYS	(sizeof spark_keys / sizeof spark_keys[0])
+
 /*
  * The JSON pieces.  A key argument is the text before the value as it
  * appears in the line: separator, quoted name and colon (",\"pid\":").
@@ -251,17 +265,6 @@ json_program(const struct model *m, struct outbuf *ob)
 static void
 json_caps(const struct model *m, struct outbuf *ob)
 {
-	static const struct {
-		const char		*key;
-		enum model_series	 s;
-	} sp[] = {
-		{ "{\"created\":", MODEL_S_SPARKS_CREATED },
-		{ ",\"converted\":", MODEL_S_SPARKS_CONVERTED },
-		{ ",\"fizzled\":", MODEL_S_SPARKS_FIZZLED },
-		{ ",\"gcd\":", MODEL_S_SPARKS_GCD },
-		{ ",\"dud\":", MODEL_S_SPARKS_DUD },
-		{ ",\"overflowed\":", MODEL_S_SPARKS_OVERFLOWED },
-	};
 	const struct model_cap	*c;
 	struct model_util	 u[MODEL_NWIN];
 	size_t			 k;
@@ -297,10 +300,10 @@ json_caps(const struct model *m, struct outbuf *ob)
 			js_win(ob, w);
 			js_dbl(ob, u[w].gc);
 		}
-		outbuf_str(ob, "},\"sparks\":");
-		for (k = 0; k < sizeof sp / sizeof sp[0]; k++)
-			js_u(ob, sp[k].key, model_cap_sparks(m, c, sp[k].s,
-			    MODEL_WRUN));
+		outbuf_str(ob, "},\"sparks\":{");
+		for (k = 0; k < NSPARK_KEYS; k++)
+			js_u(ob, spark_keys[k].key, model_cap_sparks(m, c,
+			    spark_keys[k].s, MODEL_WRUN));
 		js_u(ob, ",\"remaining\":", c->sparks.rem);
 		js_u(ob, ",\"stolen\":", c->sparks.ev_steal);
 		outbuf_str(ob, "}}");
@@ -560,30 +563,20 @@ json_prof(const struct model *m, struct outbuf *ob)
 static void
 json_sparks(const struct model *m, struct outbuf *ob)
 {
-	static const struct {
-		const char		*key;
-		enum model_series	 s;
-	} k[] = {
-		{ "\"created\":", MODEL_S_SPARKS_CREATED },
-		{ ",\"converted\":", MODEL_S_SPARKS_CONVERTED },
-		{ ",\"fizzled\":", MODEL_S_SPARKS_FIZZLED },
-		{ ",\"gcd\":", MODEL_S_SPARKS_GCD },
-		{ ",\"dud\":", MODEL_S_SPARKS_DUD },
-		{ ",\"overflowed\":", MODEL_S_SPARKS_OVERFLOWED },
-	};
 	size_t	i;
 	int	w;
 
 	outbuf_str(ob, "\"sparks\":{");
-	for (i = 0; i < sizeof k / sizeof k[0]; i++)
-		js_u(ob, k[i].key, model_sum(m, k[i].s, MODEL_WRUN));
+	for (i = 0; i < NSPARK_KEYS; i++)
+		js_u(ob, spark_keys[i].key, model_sum(m, spark_keys[i].s,
+		    MODEL_WRUN));
 	for (w = 0; w < MODEL_W10 + 1; w++) {
 		outbuf_str(ob, ",\"rate_");
 		outbuf_str(ob, win_names[w]);
 		outbuf_str(ob, "\":{");
-		for (i = 0; i < sizeof k / sizeof k[0]; i++) {
-			outbuf_str(ob, k[i].key);
-			outbuf_fixed(ob, model_rate(m, k[i].s,
+		for (i = 0; i < NSPARK_KEYS; i++) {
+			outbuf_str(ob, spark_keys[i].key);
+			outbuf_fixed(ob, model_rate(m, spark_keys[i].s,
 			    (enum model_win)w), 1);
 		}
 		outbuf_char(ob, '}');
