@@ -700,6 +700,41 @@ test_unix(void)
 	}
 }
 
+/* A TCP source whose name never resolves (source-tcp.c's finish() with
+ * a request that stays in progress). */
+static int	stuck_asked;
+
+static int
+stuck_open(struct source *src, char **cause)
+{
+	(void)cause;
+	src->fd = -1;
+	return 1;
+}
+
+static int
+stuck_finish(struct source *src, char **cause)
+{
+	(void)src;
+	(void)cause;
+	stuck_asked++;
+	return 1;
+}
+
+static void
+stuck_close(struct source *src)
+{
+	src->fd = -1;
+}
+
+static const struct source_ops stuck_ops = {
+	.name = "tcp",
+	.open = stuck_open,
+	.finish = stuck_finish,
+	.close = stuck_close,
+	.reopen = 1,
+};
+
 static void
 test_tcp(void)
 {
@@ -830,6 +865,23 @@ test_tcp(void)
 	wait_ev(src, SOURCE_EV_OPENED, 3000, buf, sizeof buf, &got);
 	ok(src->state == SOURCE_WAITING && strstr(src->msg, "waiting") &&
 	    strstr(src->msg, "no-such-host.invalid"), "unknown host: %s",
+	    src->msg);
+	source_free(src);
+
+	/* A resolver that never answers: given up at the connect deadline,
+	 * the loop woken every SOURCE_RESOLVE_MS meanwhile. */
+	src = source_new(EVTOP_SRC_TCP, "stuck.invalid:1", 0, &cause);
+	src->ops = &stuck_ops;
+	source_step(src, 0, source_now());
+	ok(src->state == SOURCE_CONNECTING && src->fd == -1 &&
+	    source_timeout_ms(src, source_now()) == SOURCE_RESOLVE_MS,
+	    "a slow resolver: connecting, no fd");
+	source_step(src, 0, src->connect_by - 1);
+	ok(src->state == SOURCE_CONNECTING && stuck_asked == 1,
+	    "a slow resolver: asked at the next step (%d)", stuck_asked);
+	source_step(src, 0, src->connect_by);
+	ok(src->state == SOURCE_WAITING && stuck_asked == 2 && strstr(src->msg,
+	    "resolving the name timed out") != NULL, "a slow resolver: %s",
 	    src->msg);
 	source_free(src);
 }
