@@ -144,7 +144,7 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 	const struct model_thread *t;
 	char			 a[FMT_MAX], b[FMT_MAX], cap[16];
 	struct model_rowq	 q;
-	int			 y = 0, page, top, want, n, i, x, attr;
+	int			 y = 0, page, top, want, n, i, x, attr, base;
 	int			 sortidx = p->sort % 3, reasons, detail;
 
 	if (pt == NULL) {
@@ -175,6 +175,16 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 	q.arg = p->filter;
 	q.reverse = p->reverse;
 	want = pane_rows_want(p, page);
+	/* Scrolled past the middle of the whole table: the rows from its end,
+	 * in the other order, cost less than all those before them. */
+	base = 0;
+	if (q.keep == NULL && want - page > (int)m->threads.table / 2) {
+		base = pane_rows(p, (int)m->threads.table, page);
+		q.reverse = !q.reverse;
+		want = (int)m->threads.table - base;
+	}
+	if (want < 1)
+		want = 1;
 	if (want > pt->nalloc) {
 		struct model_thread_row *nr;
 
@@ -187,8 +197,20 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 	n = model_threads_sorted(m, (enum model_win)p->win,
 	    pane_threads_tsort[sortidx], pt->rows, want, &q);
 	top = pane_rows(p, q.total, page);
+	if (base > 0) {
+		/* Back in the order asked: rows[i - base] is row i. */
+		for (i = 0; i < n / 2; i++) {
+			struct model_thread_row tmp = pt->rows[i];
+
+			pt->rows[i] = pt->rows[n - 1 - i];
+			pt->rows[n - 1 - i] = tmp;
+		}
+		n += base;
+		if (top < base)
+			top = base;	/* (the table cannot change meanwhile) */
+	}
 	for (i = top; i < n && y < l->height - detail; i++, y++) {
-		r = &pt->rows[i];
+		r = &pt->rows[i - base];
 		t = r->t;
 		if (t->cap >= 0)
 			snprintf(cap, sizeof cap, "%d", t->cap);
@@ -228,8 +250,9 @@ pane_threads_render(struct pane *p, const struct model *m, struct lines *l)
 		if (p->filter[0] != '\0')
 			lines_mark(l, y, 0, p->filter, LINES_MATCH);
 	}
-	if (detail && p->sel >= 0 && p->sel < n)
-		pane_threads_detail(m, l, l->height - 1, pt->rows[p->sel].t);
+	if (detail && p->sel >= base && p->sel < n)
+		pane_threads_detail(m, l, l->height - 1,
+		    pt->rows[p->sel - base].t);
 }
 
 static int

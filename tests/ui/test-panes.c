@@ -500,7 +500,8 @@ test_threads(void)
 	const char		*body;
 	char			 want[64];
 	long long		 n = figure("threads", "threads", "created");
-	int			 fwd[4], rev[4], i;
+	int			 fwd[4], rev[4], i, k;
+	struct model_thread_row	 all[64];
 
 	if (m == NULL)
 		return;
@@ -559,6 +560,18 @@ test_threads(void)
 	ok(p->sel == (int)m->threads.table - 1 && p->top > 0,
 	    "End: the last row (%d of %llu), scrolled (%d)", p->sel,
 	    (unsigned long long)m->threads.table, p->top);
+	/* Past the middle (8 lines: a header and 7 rows) the pane asks for
+	 * the rows from the end, in the other order: the same rows as the
+	 * whole order's. */
+	body = uitest_pane(p, m, 100, 8);
+	k = model_threads_sorted(m, (enum model_win)p->win, MODEL_TSORT_CPU,
+	    all, 64, NULL);
+	ok(k == (int)m->threads.table && p->top == k - 7 &&
+	    atoi(nth_line(body, 1)) == (int)all[k - 7].t->id &&
+	    atoi(nth_line(body, 4)) == (int)all[k - 4].t->id &&
+	    atoi(nth_line(body, 7)) == (int)all[k - 1].t->id,
+	    "End: rows %d.. are the whole order's: %s .. %s", p->top,
+	    nth_line(body, 1), nth_line(body, 7));
 	press(v, KEYS_SYM, KEYS_SYM_HOME, &cmd);
 	uitest_frame(v, m, &st, 100, 30, 0);
 	ok(p->sel == 0 && p->top == 0, "Home: back to the top");
