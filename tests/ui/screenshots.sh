@@ -53,8 +53,23 @@ wait_for() {	# SESSION PATTERN (grep -E) [SECONDS]
 	done
 }
 
+# settle SESSION: wait until two captures 0.2 s apart agree (the ticking
+# wall clock aside), so that a frame is never taken half drawn; a screen
+# that keeps changing is taken after 10 s.
+settle() {
+	_end=$(($(date +%s) + 10))
+	_a=$($T capture-pane -p -t "$1" | grep -v ' wall ')
+	while [ "$(date +%s)" -lt "$_end" ]; do
+		sleep 0.2
+		_b=$($T capture-pane -p -t "$1" | grep -v ' wall ')
+		[ "$_a" = "$_b" ] && return
+		_a=$_b
+	done
+}
+
 # shot SESSION NAME COLS ROWS: the screen as $OUT/NAME.png.
 shot() {
+	settle "$1"
 	$T capture-pane -e -N -p -t "$1" >"$B/$2.ansi"
 	build/tests/ui/ansi2html "evtop: $2" <"$B/$2.ansi" >"$B/$2.html"
 	_w=$(( ($3 * 8430 + 999) / 1000 + 20 ))
@@ -80,6 +95,7 @@ wait_for demo '^ 1 Capabilities'
 shot demo overview-80x24 80 24
 $T resize-window -t demo -x 200 -y 60
 wait_for demo '│'
+wait_for demo '^F1Help'
 shot demo overview-200x60 200 60
 $T resize-window -t demo -x 120 -y 36
 wait_for demo '^ 1 Capabilities'
