@@ -2,7 +2,7 @@
 # whether the single pass or the two passes run, with chunks and holds of
 # many sizes, and order_next_n() (order.c, with its lookahead and batches
 # at their defaults and at their least) the same again, and feed.c's
-# reader thread exactly as order.c (with slabs of 7 events, so that the
+# reader thread (and without it) exactly as order.c (with slabs of 7 events, so that the
 # ring wraps often), under ASan and UBSan, and under TSan
 # (tests/merge/merge.sh).
 MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DMERGE_DEBUG -O1 -g $(MODEL_SAN)
@@ -17,7 +17,8 @@ MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
 	t_order:-DT_MERGE_ORDER \
 	t_order-l8:-DT_MERGE_ORDER,-DORDER_LOOK=8,-DORDER_BATCH=3,-DORDER_DROP=4096 \
 	t_feed:-DT_MERGE_ORDER,-DT_MERGE_FEED \
-	t_feed-l8:-DT_MERGE_ORDER,-DT_MERGE_FEED,-DORDER_LOOK=8,-DORDER_BATCH=3,-DORDER_DROP=4096,-DFEED_N=7
+	t_feed-l8:-DT_MERGE_ORDER,-DT_MERGE_FEED,-DORDER_LOOK=8,-DORDER_BATCH=3,-DORDER_DROP=4096,-DFEED_N=7 \
+	t_feed-sync:-DT_MERGE_ORDER,-DT_MERGE_FEED,-DT_MERGE_FEED_SYNC,-DFEED_N=7
 MERGE_T_BINS := $(foreach v,$(MERGE_T_VARIANTS),build/merge/$(firstword $(subst :, ,$(v))))
 
 build/merge/proto/%.o: proto/%.c proto/proto.h

@@ -73,6 +73,7 @@ done
 # feed.c: order.c's events on a second thread, exactly as order.c gives them.
 same t_feed t_order err "$@"
 same t_feed-l8 t_order-l8 err "$@"
+same t_feed-sync t_order err "$@"
 same t_feed-tsan t_order err "$@"
 if grep -q UNSORTED "$out/ref"; then
 	echo "not ok - unsorted delivery:"

@@ -9,7 +9,7 @@
  * order is by (time, offset).  Built with -DT_MERGE_ORDER (t_order), it
  * reads each file through order.c instead when order_open() takes it, and
  * says on stderr which it took; with -DT_MERGE_FEED too (t_feed), through
- * feed.c's reader thread.
+ * feed.c's reader thread (or, with -DT_MERGE_FEED_SYNC, without it).
  * merge.sh builds this with several MERGE_* settings (the single pass with
  * chunks and holds of many sizes, and the two passes alone) and wants the
  * same line from each.
@@ -75,7 +75,11 @@ main(int argc, char **argv)
 		    "merge");
 #endif
 #ifdef T_MERGE_FEED
+#ifdef T_MERGE_FEED_SYNC
+		if (o != NULL && (fd = feed_new(o, 0)) == NULL)
+#else
 		if (o != NULL && (fd = feed_new(o, 1)) == NULL)
+#endif
 			return 2;
 #endif
 		m = NULL;
