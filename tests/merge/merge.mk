@@ -1,9 +1,9 @@
 # Merge tests: merge_next() delivers the same events in the same order
 # whether the single pass or the two passes run, with chunks and holds of
 # many sizes, and order_next_n() (order.c, with its lookahead and batches
-# at their defaults and at their least) the same again, and feed.c's
-# reader thread (and without it) exactly as order.c (with slabs of 7 events, so that the
-# ring wraps often), under ASan and UBSan, and under TSan
+# at their defaults and at their least) the same again, and feed.c, with
+# its reader thread and without, exactly as order.c (slabs of 7 events, so
+# that the ring wraps often), under ASan and UBSan, and under TSan
 # (tests/merge/merge.sh).
 MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DMERGE_DEBUG -O1 -g $(MODEL_SAN)
 MERGE_T_PROTO := $(PROTO_SRC:proto/%.c=build/merge/proto/%.o)
