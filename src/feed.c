@@ -120,19 +120,19 @@ feed_new(struct order *o, int threaded)
 	if ((f = calloc(1, sizeof *f)) == NULL)
 		return NULL;
 	f->ord = o;
-	if (threaded && pthread_mutex_init(&f->mu, NULL) == 0) {
-		if (pthread_cond_init(&f->filled_cv, NULL) == 0) {
-			if (pthread_cond_init(&f->room_cv, NULL) == 0) {
-				if (feed_start(f) == 0) {
-					f->threaded = 1;
-					return f;
-				}
-				pthread_cond_destroy(&f->room_cv);
-			}
-			pthread_cond_destroy(&f->filled_cv);
-		}
-		pthread_mutex_destroy(&f->mu);
+	if (!threaded)
+		return f;
+	/* (With default attributes these cannot fail.) */
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->filled_cv, NULL);
+	pthread_cond_init(&f->room_cv, NULL);
+	if (feed_start(f) == 0) {
+		f->threaded = 1;
+		return f;
 	}
+	pthread_cond_destroy(&f->room_cv);
+	pthread_cond_destroy(&f->filled_cv);
+	pthread_mutex_destroy(&f->mu);
 	return f;
 }
 

@@ -238,8 +238,8 @@ source_step(struct source *src, short revents, uint64_t now)
 			source_failed(src, cause, now);
 			return SOURCE_EV_NONE;
 		}
-		if (r > 0 && resolving && src->fd == -1 &&
-		    now >= src->connect_by) {
+		if (r > 0 && src->fd == -1 && now >= src->connect_by) {
+			/* Still resolving at the deadline. */
 			source_failed(src, strdup("resolving the name timed "
 			    "out"), now);
 			return SOURCE_EV_NONE;
