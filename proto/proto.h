@@ -279,6 +279,7 @@ void		  proto_dec_seek(struct proto_dec *, uint64_t, int32_t,
 		      int64_t);
 enum proto_res	  proto_dec_one(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *);
+long		  proto_frame_ipe(const int32_t *, const uint8_t *, size_t);
 long		  proto_dec_at(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *, const char **);
 size_t		  proto_dec_frames(const struct proto_dec *, const uint8_t *,
@@ -296,6 +297,7 @@ uint16_t	  proto_fields_kind(uint16_t, int32_t);
 const char	 *proto_tag_name(uint16_t);
 const char	 *proto_stop_status(uint16_t, int *);
 const char	 *proto_breakdown_name(uint32_t);
+const char	 *proto_closure_type_name(unsigned);
 
 /* show.c: text as `ghc-events show` prints it */
 size_t		  proto_show_event(const struct proto_ev *,
@@ -313,9 +315,12 @@ size_t		  proto_sanitize(const char *, size_t, char *, size_t);
 
 /*
  * The size of the event at p (n bytes there) by a header's size table
- * (proto_dec_sizes: declared size + 2, 1 for variable, 0 for undeclared):
+ * (proto_dec_sizes: declared size + 2, 1 for variable, 0 for undeclared,
+ * PROTO_SIZES_IPE for a variable IPE, framed by proto_frame_ipe()):
  * 0 if n is too short to tell or to hold it, -1 if the tag is undeclared.
  */
+#define PROTO_SIZES_IPE	(-1)
+
 static inline long
 proto_frame_len(const int32_t *size, const uint8_t *p, size_t n)
 {
@@ -329,6 +334,8 @@ proto_frame_len(const int32_t *size, const uint8_t *p, size_t n)
 		total = 10 + (size_t)(s - 2);
 	else if (s == 1 && n >= 12)
 		total = 12 + (((size_t)p[10] << 8) | p[11]);
+	else if (s == PROTO_SIZES_IPE)
+		return proto_frame_ipe(size, p, n);
 	else
 		return s == 1 ? 0 : -1;
 	return total <= n ? (long)total : 0;

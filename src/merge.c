@@ -904,7 +904,7 @@ merge_fast_scan(struct merge *m, struct merge_fast *f)
 	const uint8_t	*p, *base;
 	uint64_t	 pos, chunk = 0, prefix = 0, floor, t, cend, avail;
 	uint64_t	 n = 0, ring[MERGE_HOLD / MERGE_CHUNK + 1];
-	uint32_t	 lag = 1, nring = MERGE_HOLD / MERGE_CHUNK + 1, i;
+	uint32_t	 lag = 1, nring = MERGE_HOLD / MERGE_CHUNK + 1;
 	size_t		 total, got, used;
 	int32_t		 size;
 	uint16_t	 tag;
@@ -928,8 +928,7 @@ merge_fast_scan(struct merge *m, struct merge_fast *f)
 	}
 	if ((m->types = proto_dec_new_sharing(m->dec, 0)) == NULL)
 		return -1;
-	for (i = 0; i < PROTO_NTAGS; i++)
-		f->tsize[i] = proto_dec_type_size(m->dec, (uint16_t)i) + 2;
+	memcpy(f->tsize, proto_dec_sizes(m->dec), sizeof f->tsize);
 	f->marker = proto_dec_type_size(m->dec, PROTO_BLOCK_MARKER) >= 14;
 	f->data = f->lo = f->hi = proto_dec_offset(m->dec);
 	f->end = m->size;
@@ -958,6 +957,10 @@ merge_fast_scan(struct merge *m, struct merge_fast *f)
 				total = 8 + (size_t)size;
 			else if (size == 1 && avail >= 12)
 				total = 12 + (size_t)merge_be16(p + 10);
+			else if (size == PROTO_SIZES_IPE &&
+			    proto_frame_len(f->tsize, p, avail) > 0)
+				total = (size_t)proto_frame_len(f->tsize, p,
+				    avail);
 			else if (tag == 0xffff && avail == 2) {
 				f->end = pos;	/* the end marker */
 				pos = m->size;
@@ -966,7 +969,7 @@ merge_fast_scan(struct merge *m, struct merge_fast *f)
 				return 0;	/* undeclared, or cut */
 			if (avail < total || tag == 0xffff)
 				return 0;	/* cut, or a marker too soon */
-			if (size == 1 && proto_dec_one(m->types, p, total,
+			if (size < 2 && proto_dec_one(m->types, p, total,
 			    PROTO_NO_CAP, &ev) != PROTO_EVENT)
 				return 0;	/* malformed */
 			t = merge_be64(p + 2);
@@ -1203,6 +1206,9 @@ merge_fast_chunk(struct merge *m, struct merge_fast *f)
 				total = 8 + (size_t)size;
 			else if (size == 1)
 				total = 12 + (size_t)merge_be16(p + 10);
+			else if (size == PROTO_SIZES_IPE &&
+			    proto_frame_len(tsize, p, avail) > 0)
+				total = (size_t)proto_frame_len(tsize, p, avail);
 			else
 				goto changed;
 		}

@@ -25,7 +25,9 @@
  *		last_1s{...} last_10s{...} (the same figures per window)
  *   heap	size live blocks size_max live_max allocated alloc_rate{...}
  *		mem_return{...} censuses census_samples bands bands_evicted
- *		last_census top_bands[{band bytes delta share}]
+ *		last_census top_bands[{band bytes delta share ipe}] (ipe: a
+ *		-hi band's {table_name closure type label module srcloc},
+ *		else absent) ipe{events entries evicted}
  *   nonmoving	censuses census_events live_bytes segment_bytes sizes[]
  *		marks mark_ns marked syncs sync_ns sync_max_ns sweeps sweep_ns
  *		flushes pruned_events pruned_total
@@ -425,6 +427,26 @@ json_gc(const struct model *m, struct outbuf *ob)
 }
 
 static void
+json_ipe(struct outbuf *ob, const struct model_ipe *e)
+{
+	if (e == NULL)
+		return;
+	outbuf_str(ob, ",\"ipe\":{\"table_name\":");
+	js_str(ob, e->table_name);
+	outbuf_str(ob, ",\"closure\":");
+	js_str(ob, e->closure);
+	outbuf_str(ob, ",\"type\":");
+	js_str(ob, e->type);
+	outbuf_str(ob, ",\"label\":");
+	js_str(ob, e->label);
+	outbuf_str(ob, ",\"module\":");
+	js_str(ob, e->module);
+	outbuf_str(ob, ",\"srcloc\":");
+	js_str(ob, e->srcloc);
+	outbuf_char(ob, '}');
+}
+
+static void
 json_heap(const struct model *m, struct outbuf *ob)
 {
 	const struct model_heap	*h = &m->heap;
@@ -470,9 +492,13 @@ json_heap(const struct model *m, struct outbuf *ob)
 		js_i(ob, ",\"delta\":", rows[i].delta);
 		outbuf_str(ob, ",\"share\":");
 		js_dbl(ob, rows[i].share);
+		json_ipe(ob, model_band_ipe(m, rows[i].band));
 		outbuf_char(ob, '}');
 	}
-	outbuf_str(ob, "]}");
+	js_u(ob, "],\"ipe\":{\"events\":", m->ipe.events);
+	js_u(ob, ",\"entries\":", m->ipe.entries);
+	js_u(ob, ",\"evicted\":", m->ipe.evicted);
+	outbuf_str(ob, "}}");
 }
 
 static void

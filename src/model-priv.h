@@ -109,6 +109,15 @@ struct mstack {
 	UT_hash_handle	 hh;
 };
 
+/* An IPE entry: what GHC says of an info table (-finfo-table-map). */
+struct mipe {
+	struct model_ipe pub;
+	char		*strs;		/* the six strings (owned) */
+	uint32_t	 def_hash;	/* of the event's payload */
+	struct mipe	*prev, *next;	/* oldest defined first */
+	UT_hash_handle	 hh;
+};
+
 /* A heap-profile band. */
 struct mband {
 	struct model_band pub;
@@ -284,6 +293,8 @@ struct model_priv {
 	/* Heap profile. */
 	struct mband	*band_hash;
 	struct mband	*band_lru_head, *band_lru_tail;
+	struct mipe	*ipe_hash;
+	struct mipe	*ipe_lru_head, *ipe_lru_tail;
 	struct model_census *census;	/* [MODEL_NCENSUS] ring */
 	uint64_t	 censusno;	/* censuses begun */
 
@@ -305,7 +316,32 @@ struct model_priv {
 	uint32_t	 ntags_seen;
 };
 
+/* Doubly linked lists for least recently used order (head: the least). */
+#define LRU_DEL(head, tail, e) do {					\
+	if ((e)->prev != NULL) (e)->prev->next = (e)->next;		\
+	else (head) = (e)->next;					\
+	if ((e)->next != NULL) (e)->next->prev = (e)->prev;		\
+	else (tail) = (e)->prev;					\
+	(e)->prev = (e)->next = NULL;					\
+} while (0)
+
+#define LRU_ADD(head, tail, e) do {					\
+	(e)->next = NULL;						\
+	(e)->prev = (tail);						\
+	if ((tail) != NULL) (tail)->next = (e);				\
+	else (head) = (e);						\
+	(tail) = (e);							\
+} while (0)
+
+#define LRU_TOUCH(head, tail, e) do {					\
+	if ((tail) != (e)) {						\
+		LRU_DEL(head, tail, e);					\
+		LRU_ADD(head, tail, e);					\
+	}								\
+} while (0)
+
 /* model.c */
+void		*model_calloc(size_t, size_t);	/* aborts when out of memory */
 struct mcap	*model_cap_get(struct model *, int32_t);
 struct slot	*model_slot_at(struct model *, uint64_t);
 void		 model_count_slot(struct model *, enum model_series, uint64_t,
@@ -481,6 +517,10 @@ void		 model_nm_event(struct model *, const struct proto_ev *);
 void		 model_prof_init(struct model *);
 void		 model_prof_free(struct model *);
 void		 model_prof_event(struct model *, const struct proto_ev *);
+
+/* model-ipe.c */
+void		 model_ipe_free(struct model *);
+void		 model_ipe_event(struct model *, const struct proto_ev *);
 
 /* model-msgs.c */
 void		 model_msgs_event(struct model *, const struct proto_ev *);

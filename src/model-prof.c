@@ -15,41 +15,6 @@
 #define BAND_NAME_LEN	160
 #define CC_STR_MAX	160	/* bytes kept of a label, module, srcloc */
 
-#define LRU_DEL(head, tail, e) do {					\
-	if ((e)->prev != NULL) (e)->prev->next = (e)->next;		\
-	else (head) = (e)->next;					\
-	if ((e)->next != NULL) (e)->next->prev = (e)->prev;		\
-	else (tail) = (e)->prev;					\
-	(e)->prev = (e)->next = NULL;					\
-} while (0)
-
-#define LRU_ADD(head, tail, e) do {					\
-	(e)->next = NULL;						\
-	(e)->prev = (tail);						\
-	if ((tail) != NULL) (tail)->next = (e);				\
-	else (head) = (e);						\
-	(tail) = (e);							\
-} while (0)
-
-#define LRU_TOUCH(head, tail, e) do {					\
-	if ((tail) != (e)) {						\
-		LRU_DEL(head, tail, e);					\
-		LRU_ADD(head, tail, e);					\
-	}								\
-} while (0)
-
-static void *
-xmalloc0(size_t n)
-{
-	void	*p;
-
-	if ((p = calloc(1, n)) == NULL) {
-		fprintf(stderr, "evtop: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
 void
 model_prof_init(struct model *m)
 {
@@ -122,7 +87,7 @@ cc_get(struct model *m, uint32_t id)
 		cc_destroy(m, p->cc_lru_head);
 		m->prof.ccs_evicted++;
 	}
-	c = xmalloc0(sizeof *c);
+	c = model_calloc(1, sizeof *c);
 	c->pub.id = id;
 	c->pub.label = c->pub.module = c->pub.srcloc = "";
 	c->epoch = p->epoch;
@@ -163,7 +128,7 @@ cc_define(struct model *m, const struct proto_ev *ev)
 	room = 0;
 	for (i = 0; i < 3; i++)
 		room += cc_room(s[i]->len) + 1;
-	buf = xmalloc0(room);
+	buf = model_calloc(1, room);
 	free(c->strs);
 	c->strs = buf;
 	for (i = 0; i < 3; i++) {
@@ -222,8 +187,8 @@ stack_get(struct model *m, const struct proto_ccs *ccs)
 		stack_destroy(m, p->st_lru_head);
 		m->prof.stacks_evicted++;
 	}
-	s = xmalloc0(sizeof *s);
-	s->ids = xmalloc0(len);
+	s = model_calloc(1, sizeof *s);
+	s->ids = model_calloc(1, len);
 	memcpy(s->ids, ids, len);
 	s->depth = ccs->depth;
 	s->epoch = p->epoch;
@@ -466,6 +431,28 @@ band_ccs_name(struct model *m, const struct proto_ccs *ccs, char *buf,
 		snprintf(buf, size, "(no stack)");
 }
 
+/* A -hi band's label, the info table's address "0x40e800"; else 0. */
+static uint64_t
+band_info(const uint8_t *s, size_t n)
+{
+	uint64_t	v = 0;
+	size_t		i;
+	int		d;
+
+	if (n < 3 || n > 18 || s[0] != '0' || s[1] != 'x')
+		return 0;
+	for (i = 2; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			d = s[i] - 'a' + 10;
+		else
+			return 0;
+		v = v << 4 | (uint64_t)d;
+	}
+	return v;
+}
+
 static void
 band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
     const struct proto_ev *ev)
@@ -499,8 +486,8 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 			band_destroy(m, p->band_lru_head);
 			m->hprof.bands_evicted++;
 		}
-		b = xmalloc0(sizeof *b);
-		b->key = xmalloc0(kn);
+		b = model_calloc(1, sizeof *b);
+		b->key = model_calloc(1, kn);
 		memcpy(b->key, kb, kn);
 		b->keylen = kn;
 		if (kb[0] == 'c')
@@ -509,7 +496,8 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 		else
 			model_copy_text(name, sizeof name,
 			    (const char *)kb + 1, kn - 1);
-		b->namebuf = xmalloc0(strlen(name) + 1);
+		b->pub.info = kb[0] == 's' ? band_info(kb + 1, kn - 1) : 0;
+		b->namebuf = model_calloc(1, strlen(name) + 1);
 		memcpy(b->namebuf, name, strlen(name) + 1);
 		b->pub.name = b->namebuf;
 		HASH_ADD_KEYPTR(hh, p->band_hash, b->key, b->keylen, b);

@@ -16,8 +16,8 @@ static void	model_init(struct model *);
 static void	model_fini(struct model *);
 static void	model_session_gap(struct model *);
 
-static void *
-xcalloc(size_t n, size_t size)
+void *
+model_calloc(size_t n, size_t size)
 {
 	void	*p;
 
@@ -33,10 +33,10 @@ model_new(void)
 {
 	struct model	*m;
 
-	m = xcalloc(1, sizeof *m);
-	m->p = xcalloc(1, sizeof *m->p);
-	m->tag_count = xcalloc(PROTO_NTAGS, sizeof *m->tag_count);
-	m->p->tags_seen = xcalloc(PROTO_NTAGS, sizeof *m->p->tags_seen);
+	m = model_calloc(1, sizeof *m);
+	m->p = model_calloc(1, sizeof *m->p);
+	m->tag_count = model_calloc(PROTO_NTAGS, sizeof *m->tag_count);
+	m->p->tags_seen = model_calloc(PROTO_NTAGS, sizeof *m->p->tags_seen);
 	model_reorder_init(&m->p->ro);
 	model_init(m);
 	return m;
@@ -48,17 +48,17 @@ model_init(struct model *m)
 {
 	struct model_priv	*p = m->p;
 
-	p->slots = xcalloc(MODEL_NSLOTS, sizeof *p->slots);
-	p->gcrec = xcalloc(MODEL_NGCREC, sizeof *p->gcrec);
-	p->gcx = xcalloc(MODEL_NGCREC, sizeof *p->gcx);
-	p->gcw = xcalloc(2, sizeof *p->gcw);
-	p->fine_hist = xcalloc(FINE_NHIST, sizeof *p->fine_hist);
-	p->scratch = xcalloc(MODEL_NGCREC, sizeof *p->scratch);
-	p->scratch2 = xcalloc(MODEL_NGCREC, sizeof *p->scratch2);
-	p->nmrec = xcalloc(MODEL_NNMREC, sizeof *p->nmrec);
-	p->census = xcalloc(MODEL_NCENSUS, sizeof *p->census);
-	p->msg = xcalloc(MODEL_NMSG, sizeof *p->msg);
-	p->msg_raw = xcalloc(MODEL_NMSG, sizeof *p->msg_raw);
+	p->slots = model_calloc(MODEL_NSLOTS, sizeof *p->slots);
+	p->gcrec = model_calloc(MODEL_NGCREC, sizeof *p->gcrec);
+	p->gcx = model_calloc(MODEL_NGCREC, sizeof *p->gcx);
+	p->gcw = model_calloc(2, sizeof *p->gcw);
+	p->fine_hist = model_calloc(FINE_NHIST, sizeof *p->fine_hist);
+	p->scratch = model_calloc(MODEL_NGCREC, sizeof *p->scratch);
+	p->scratch2 = model_calloc(MODEL_NGCREC, sizeof *p->scratch2);
+	p->nmrec = model_calloc(MODEL_NNMREC, sizeof *p->nmrec);
+	p->census = model_calloc(MODEL_NCENSUS, sizeof *p->census);
+	p->msg = model_calloc(MODEL_NMSG, sizeof *p->msg);
+	p->msg_raw = model_calloc(MODEL_NMSG, sizeof *p->msg_raw);
 	model_threads_init(m);
 	model_gc_init(m);
 	model_prof_init(m);
@@ -73,6 +73,7 @@ model_fini(struct model *m)
 	model_threads_free(m);
 	model_gc_free(m);
 	model_prof_free(m);
+	model_ipe_free(m);
 	for (i = 0; i < MODEL_MAX_CAPS; i++) {
 		free(m->caps[i]);
 		m->caps[i] = NULL;
@@ -130,6 +131,7 @@ model_reset_program(struct model *m)
 	memset(&m->nm, 0, sizeof m->nm);
 	memset(&m->prof, 0, sizeof m->prof);
 	memset(&m->hprof, 0, sizeof m->hprof);
+	memset(&m->ipe, 0, sizeof m->ipe);
 	memset(&m->msgs, 0, sizeof m->msgs);
 	m->now = 0;
 	m->reset_at = 0;
@@ -671,7 +673,7 @@ model_cap_get(struct model *m, int32_t cap)
 	}
 	if ((c = (struct mcap *)m->caps[cap]) != NULL)
 		return c;
-	c = xcalloc(1, sizeof *c);
+	c = model_calloc(1, sizeof *c);
 	c->pub.id = cap;
 	c->pub.exists = 1;
 	c->pub.enabled = 1;
@@ -1045,6 +1047,9 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 	case PROTO_HEAP_PROF_SAMPLE_STRING:
 	case PROTO_HEAP_PROF_SAMPLE_END:
 		model_prof_event(m, ev);
+		break;
+	case PROTO_IPE:
+		model_ipe_event(m, ev);
 		break;
 	case PROTO_USER_MSG:
 	case PROTO_USER_MARKER:

@@ -49,6 +49,7 @@ enum model_win {
 #define MODEL_MAX_CCS	 65536
 #define MODEL_MAX_STACKS 32768
 #define MODEL_MAX_BANDS	 8192
+#define MODEL_MAX_IPE	 65536		/* IPE entries kept (oldest go) */
 #define MODEL_NGCREC	 4096		/* GC records kept */
 #define MODEL_NMSG	 512		/* messages kept */
 #define MODEL_MSG_LEN	 240		/* bytes of text kept per message */
@@ -372,6 +373,7 @@ struct model_prof {
 
 struct model_band {
 	const char	*name;		/* label, or the stack's labels a/b/c */
+	uint64_t	 info;		/* a label "0x..." (-hi): its address */
 	uint64_t	 bytes;		/* residency in the latest census */
 	uint64_t	 peak;		/* largest residency seen */
 	uint64_t	 last_census;	/* number of the last census it was in */
@@ -402,6 +404,28 @@ struct model_hprof {
 	uint64_t	 samples;	/* 163/164 events */
 	uint64_t	 bands, bands_evicted;
 	uint64_t	 recs;		/* censuses in the ring */
+};
+
+/* ------------------------------------------------------------------ */
+/* Info-table provenance (IPE events, -finfo-table-map): names for -hi
+ * bands.  Strings are sanitized, at most MODEL_IPE_STR bytes each. */
+
+#define MODEL_IPE_STR	 96
+
+struct model_ipe {
+	uint64_t	 info;		/* the info table's address */
+	const char	*table_name;	/* "Rec_Main_2_con_info" */
+	const char	*closure;	/* closure type: "CONSTR_2_0", "THUNK" */
+	const char	*type;		/* Haskell type: "Rec", "[Int]" */
+	const char	*label;		/* "mkRec", maybe "" */
+	const char	*module;	/* "Main" */
+	const char	*srcloc;	/* "Ipe.hs:24:12-69", maybe ":" */
+};
+
+struct model_ipes {
+	uint64_t	 events;	/* IPE events */
+	uint64_t	 entries;	/* in the table */
+	uint64_t	 evicted;	/* oldest dropped for a new one */
 };
 
 /* ------------------------------------------------------------------ */
@@ -488,6 +512,7 @@ struct model {
 	struct model_nonmoving nm;
 	struct model_prof prof;
 	struct model_hprof hprof;
+	struct model_ipes ipe;
 	struct model_msgs msgs;
 	struct model_totals totals;
 	uint64_t	*tag_count;	/* [PROTO_NTAGS] events per tag */
@@ -567,6 +592,11 @@ int		 model_top_stacks(const struct model *, enum model_win,
 uint64_t	 model_prof_samples(const struct model *, enum model_win);
 int		 model_top_bands(const struct model *, struct model_band_row *,
 		     int);
+const struct model_ipe *model_ipe_find(const struct model *, uint64_t);
+const struct model_ipe *model_band_ipe(const struct model *,
+		     const struct model_band *);
+size_t		 model_band_title(const struct model *,
+		     const struct model_band *, char *, size_t);
 const struct model_census *model_census_recent(const struct model *, int);
 
 /* model-msgs.c */
