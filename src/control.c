@@ -409,7 +409,7 @@ control_secs(uint64_t ns)
 /* A sample arrived at time t: the effect of w's command? */
 static void
 control_effect_sample(struct control *ctl, struct control_watch *w,
-    uint64_t t, uint64_t era)
+    uint64_t t)
 {
 	double	after;
 
@@ -419,9 +419,10 @@ control_effect_sample(struct control *ctl, struct control_watch *w,
 	switch (w->cmd.id) {
 	case CONTROL_CENSUS:
 		w->active = 0;
-		control_say(ctl, &w->cmd, control_watching(ctl), 1, "census "
-		    "%llu arrived %.1f s after the request",
-		    (unsigned long long)era, after);
+		/* No number: the era is 0 but under -hb, and the heap pane
+		 * counts censuses its own way. */
+		control_say(ctl, &w->cmd, control_watching(ctl), 1, "a census "
+		    "arrived %.1f s after the request", after);
 		break;
 	case CONTROL_START_HEAP:
 	case CONTROL_START_PROFILING:
@@ -480,18 +481,17 @@ control_event(struct control *ctl, const struct proto_ev *ev)
 		/* The stop first: a census seen is the news to tell. */
 		control_sample(&ctl->heap, ev->time);
 		control_effect_sample(ctl, &ctl->w[CONTROL_STOP_HEAP],
-		    ev->time, 0);
+		    ev->time);
 		control_effect_sample(ctl, &ctl->w[CONTROL_START_HEAP],
-		    ev->time, 0);
-		control_effect_sample(ctl, &ctl->w[CONTROL_CENSUS], ev->time,
-		    ev->u.sample.era);
+		    ev->time);
+		control_effect_sample(ctl, &ctl->w[CONTROL_CENSUS], ev->time);
 		break;
 	case PROTO_PROF_SAMPLE_COST_CENTRE:
 		control_sample(&ctl->prof, ev->time);
 		control_effect_sample(ctl, &ctl->w[CONTROL_STOP_PROFILING],
-		    ev->time, 0);
+		    ev->time);
 		control_effect_sample(ctl, &ctl->w[CONTROL_START_PROFILING],
-		    ev->time, 0);
+		    ev->time);
 		break;
 	}
 	control_time(ctl, ev->time);

@@ -7,8 +7,10 @@
  * The JSON object (times in ns, sizes in bytes, shares 0..1; "1s", "10s"
  * and "run" are MODEL_W1, MODEL_W10 and MODEL_WRUN):
  *   time_ns start_ns elapsed_ns
- *   program	rts args pid ppid wall_clock_ns (of the first event) sessions
- *		resets caps caps_* heap_info prof_tick_ns heap_prof
+ *   program	rts ghc args pid ppid wall_clock_ns (of the first event)
+ *		sessions resets caps caps_* heap_info prof_tick_ns heap_prof
+ *		heap_prof_opts{breakdown automatic} (the -hX RTS option seen
+ *		in the arguments, else null)
  *   events	{GHC tag name: count}, block markers excluded; events_total
  *		bytes_total blocks unknown unknown_tags errors last_error late
  *		headers reorder{held held_bytes forced oversize}
@@ -215,6 +217,11 @@ json_program(const struct model *m, struct outbuf *ob)
 
 	outbuf_str(ob, "\"program\":{\"rts\":");
 	js_str(ob, g->rts_id);
+	if (g->ghc[0] != '\0') {
+		outbuf_str(ob, ",\"ghc\":");
+		js_str(ob, g->ghc);
+	} else
+		outbuf_str(ob, ",\"ghc\":null");
 	outbuf_str(ob, ",\"args\":");
 	js_str(ob, g->args);
 	if (g->has_pid)
@@ -261,6 +268,14 @@ json_program(const struct model *m, struct outbuf *ob)
 		outbuf_char(ob, '}');
 	} else
 		outbuf_str(ob, ",\"heap_prof\":null");
+	if (g->hp_opt_breakdown != 0) {
+		bd = proto_breakdown_name(g->hp_opt_breakdown);
+		outbuf_str(ob, ",\"heap_prof_opts\":{\"breakdown\":");
+		js_str(ob, bd != NULL ? bd : "unknown");
+		js_bool(ob, ",\"automatic\":", !g->hp_opt_manual);
+		outbuf_char(ob, '}');
+	} else
+		outbuf_str(ob, ",\"heap_prof_opts\":null");
 	outbuf_char(ob, '}');
 }
 

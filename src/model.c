@@ -709,6 +709,61 @@ model_reset_window(struct model *m)
 }
 
 /* Program events. */
+/* The GHC version of the RTS identifier, "GHC-9.6.6 rts_thr_p": "9.6.6". */
+static void
+prog_ghc(struct model_prog *g)
+{
+	size_t	n = 0;
+
+	g->ghc[0] = '\0';
+	if (strncmp(g->rts_id, "GHC-", 4) != 0)
+		return;
+	while (n + 1 < sizeof g->ghc && g->rts_id[4 + n] != '\0' &&
+	    g->rts_id[4 + n] != ' ')
+		n++;
+	memcpy(g->ghc, g->rts_id + 4, n);
+	g->ghc[n] = '\0';
+}
+
+/*
+ * The heap profiling options among the program's arguments (NUL-separated,
+ * n bytes): -hX between +RTS and -RTS (or the end), the last one winning,
+ * and --no-automatic-heap-samples.  -h alone is -hc in a profiled RTS and
+ * -hT in any other.
+ */
+static void
+prog_rts_opts(struct model_prog *g, const char *a, size_t n)
+{
+	/* Breakdowns 1.. by letter; -hC is GHC 8's -hc. */
+	static const char letters[] = "cmdyrbTieC";
+	const char	*w, *end = a + n, *l;
+	size_t		 len;
+	int		 rts = 0;
+
+#define WORD_IS(s)	(len == sizeof(s) - 1 && memcmp(w, s, len) == 0)
+	g->hp_opt_breakdown = 0;
+	g->hp_opt_manual = 0;
+	for (w = a; w < end; w += len + 1) {
+		len = strnlen(w, (size_t)(end - w));
+		if (WORD_IS("+RTS"))
+			rts = 1;
+		else if (WORD_IS("-RTS") || WORD_IS("--RTS"))
+			rts = 0;
+		else if (!rts)
+			continue;
+		else if (WORD_IS("--no-automatic-heap-samples"))
+			g->hp_opt_manual = 1;
+		else if (WORD_IS("-h"))
+			g->hp_opt_breakdown = strstr(g->rts_id, "_p") != NULL ?
+			    1 : 7;
+		else if (len >= 3 && w[0] == '-' && w[1] == 'h' &&
+		    (l = memchr(letters, w[2], sizeof letters - 1)) != NULL)
+			g->hp_opt_breakdown = l[0] == 'C' ? 1 :
+			    (uint32_t)(l - letters) + 1;
+	}
+#undef WORD_IS
+}
+
 static void
 model_prog_event(struct model *m, const struct proto_ev *ev)
 {
@@ -724,6 +779,7 @@ model_prog_event(struct model *m, const struct proto_ev *ev)
 	case PROTO_RTS_IDENTIFIER:
 		model_copy_text(g->rts_id, sizeof g->rts_id,
 		    ev->u.capset_str.s.p, ev->u.capset_str.s.len);
+		prog_ghc(g);
 		p->sess_rts = 1;
 		break;
 	case PROTO_PROGRAM_ARGS:
@@ -733,6 +789,7 @@ model_prog_event(struct model *m, const struct proto_ev *ev)
 		memcpy(tmp, ev->u.capset_str.s.p, n);
 		while (n > 0 && tmp[n - 1] == '\0')
 			n--;
+		prog_rts_opts(g, tmp, n);
 		for (i = 0; i < n; i++)
 			if (tmp[i] == '\0')
 				tmp[i] = ' ';

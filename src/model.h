@@ -71,6 +71,7 @@ enum model_win {
 
 struct model_prog {
 	char		 rts_id[128];	/* RTS_IDENTIFIER, "GHC-9.0.2 rts_thr_l" */
+	char		 ghc[24];	/* from it: "9.0.2", "" if not GHC's */
 	char		 args[512];	/* PROGRAM_ARGS, space separated */
 	uint32_t	 pid, ppid;	/* valid when has_pid / has_ppid */
 	int		 has_pid, has_ppid;
@@ -95,6 +96,11 @@ struct model_prog {
 	uint32_t	 breakdown;	/* 1 cost centre ... 9 era */
 	uint64_t	 hp_interval;	/* sampling period, ns */
 	char		 hp_filters[256]; /* the non-empty filters, "k=v ..." */
+	/* Heap profiling as the program's RTS options in PROGRAM_ARGS ask
+	 * (HEAP_PROF_BEGIN comes once, at start: a client that connects
+	 * later never sees it): -hX's breakdown, 0 for none. */
+	uint32_t	 hp_opt_breakdown;
+	int		 hp_opt_manual;	/* --no-automatic-heap-samples */
 	/* Sessions: a header starts one; the same program goes on when the
 	 * new session has the same pid or no pid at all. */
 	uint64_t	 sessions;

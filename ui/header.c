@@ -47,31 +47,43 @@ static const char *const header_src[] = {
 	"file", "stdin", "fifo", "unix", "tcp",
 };
 
-/* Row 0: the program. */
+/* Row 0: the program, and the RTS that wrote the stream: its identifier
+ * and pid, or where that leaves too little room for the arguments, the
+ * GHC version with or without the pid. */
 static void
 header_prog(struct lines *l, int y, int x, int w, const struct model *m,
     int paused)
 {
-	char	 right[200];
-	int	 n, rx, xend = x + w;
+	char	 right[3][200], pid[24] = "";
+	int	 n, rx = 0, xend = x + w, i;
 
 	if (paused)
 		xend = lines_put_right(l, y, x + w, LINES_SELECT, " PAUSED ") -
 		    1;
+	if (m->prog.has_pid)
+		snprintf(pid, sizeof pid, "pid %u", m->prog.pid);
 	/* The RTS identifier comes from the eventlog: sanitized. */
 	n = (int)proto_sanitize(m->prog.rts_id, strnlen(m->prog.rts_id,
-	    sizeof m->prog.rts_id), right, 100);
-	right[n] = '\0';
-	if (m->prog.has_pid)
-		n += snprintf(right + n, sizeof right - n, "%spid %u",
-		    n > 0 ? "  " : "", m->prog.pid);
-	n = lines_put(l, y, x, LINES_BOLD, "evtop ", xend - x);
-	rx = xend - lines_width(right, strlen(right), l->ascii);
-	if (rx < x + n + 12) {
-		/* No room for both: the arguments matter more. */
-		rx = xend;
+	    sizeof m->prog.rts_id), right[0], 100);
+	right[0][n] = '\0';
+	snprintf(right[0] + n, sizeof right[0] - n, "%s%s", n > 0 &&
+	    pid[0] ? "  " : "", pid);
+	if (m->prog.ghc[0] != '\0') {
+		snprintf(right[1], sizeof right[1], "GHC %s%s%s", m->prog.ghc,
+		    pid[0] ? "  " : "", pid);
+		snprintf(right[2], sizeof right[2], "GHC %s", m->prog.ghc);
 	} else
-		lines_put(l, y, rx, LINES_DIM, right, xend - rx);
+		right[1][0] = right[2][0] = '\0';
+	n = lines_put(l, y, x, LINES_BOLD, "evtop ", xend - x);
+	for (i = 0; i < 3; i++) {
+		rx = xend - lines_width(right[i], strlen(right[i]), l->ascii);
+		if (right[i][0] != '\0' && rx >= x + n + 12)
+			break;
+	}
+	if (i == 3)
+		rx = xend;	/* no room: the arguments matter more */
+	else
+		lines_put(l, y, rx, LINES_DIM, right[i], xend - rx);
 	if (m->prog.args[0] != '\0')
 		lines_put_ev(l, y, x + n, LINES_ACCENT, m->prog.args,
 		    strlen(m->prog.args), rx - (x + n) - 1);

@@ -24,13 +24,21 @@ pane_heap_fixed(const struct model *m)
 	return 3 + (m->prog.has_heap_info || m->heap.mr_events != 0);
 }
 
+/* Heap profiling said by HEAP_PROF_BEGIN, the options or a census. */
+static int
+pane_heap_on(const struct model *m)
+{
+	return m->prog.heap_prof || m->prog.hp_opt_breakdown != 0 ||
+	    m->hprof.censuses != 0;
+}
+
 static int
 pane_heap_want(struct pane *p, const struct model *m, int width)
 {
 	int	n = pane_heap_fixed(m);
 
 	/* A blank row, the profile's line, headings and bands. */
-	if (m->prog.heap_prof || m->hprof.censuses != 0)
+	if (pane_heap_on(m))
 		n += 2 + (m->hprof.bands != 0) +
 		    (int)(m->hprof.bands < 64 ? m->hprof.bands : 64);
 	return n;
@@ -69,6 +77,33 @@ pane_heap_gauge(struct pane_heap *ph, const struct model *m, struct lines *l,
 	fmt_spark(l, y, x, w, ph->hist, n, max, attr);
 }
 
+/* Enter: all a band says; for a -hi band, its whole IPE entry. */
+static void
+pane_heap_detail(const struct model *m, struct lines *l, int y,
+    const struct model_band_row *r)
+{
+	const struct model_ipe	*e = model_band_ipe(m, r->band);
+	char			 a[FMT_MAX];
+	int			 x;
+
+	lines_fill(l, y, 0, l->width, LINES_HEAD, ' ');
+	x = lines_put(l, y, 0, LINES_HEAD, " ", l->width);
+	x += lines_put_ev(l, y, x, LINES_HEAD, r->band->name,
+	    strlen(r->band->name), l->width - x);
+	if (e != NULL)
+		x += lines_putf(l, y, x, LINES_HEAD, l->width - x,
+		    "  %s  %s  type %s  label %s  module %s  at %s",
+		    e->table_name, e->closure, e->type[0] ? e->type : "-",
+		    e->label[0] ? e->label : "-", e->module[0] ? e->module :
+		    "-", e->srcloc[0] && strcmp(e->srcloc, ":") != 0 ?
+		    e->srcloc : "-");
+	else if (r->band->info != 0)
+		x += lines_put(l, y, x, LINES_HEAD, "  (no IPE entry: build "
+		    "with -finfo-table-map)", l->width - x);
+	lines_putf(l, y, x, LINES_HEAD, l->width - x, "  peak %s",
+	    fmt_bytes(a, r->band->peak));
+}
+
 static void
 pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
     struct lines *l, int y)
@@ -76,23 +111,28 @@ pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
 	const struct model_census *c;
 	const struct model_band_row *r;
 	const char	*by;
-	char		 a[FMT_MAX], b[FMT_MAX], d[FMT_MAX];
-	int		 want, n, i, k, top, page, x, nshown, sw;
+	char		 a[FMT_MAX], b[FMT_MAX], d[FMT_MAX], t[256];
+	int		 want, n, i, k, top, page, x, nshown, sw, detail;
 	size_t		 len;
 
 	x = 1;
-	if (!m->prog.heap_prof && m->hprof.censuses == 0) {
+	if (!pane_heap_on(m)) {
 		lines_put(l, y, 1, LINES_DIM, "heap profiling: off (run the "
 		    "program with +RTS -h)", l->width - 1);
 		pane_rows(p, 0, 1);
 		return;
 	}
-	by = m->prog.heap_prof ? proto_breakdown_name(m->prog.breakdown) :
-	    NULL;
+	/* HEAP_PROF_BEGIN comes once, at start; a client that connected
+	 * later knows the breakdown from the program's options. */
+	by = proto_breakdown_name(m->prog.heap_prof ? m->prog.breakdown :
+	    m->prog.hp_opt_breakdown);
 	x += lines_put(l, y, x, LINES_NORMAL, "heap profile", l->width - x);
 	if (by != NULL)
 		x += lines_putf(l, y, x, LINES_NORMAL, l->width - x, " by %s",
 		    by);
+	if (m->prog.hp_opt_manual)
+		x += lines_put(l, y, x, LINES_DIM, ", censuses on request "
+		    "(c: one now, H/h: start/stop)", l->width - x);
 	if (m->prog.hp_filters[0] != '\0') {
 		x += lines_put(l, y, x, LINES_DIM, " [", l->width - x);
 		x += lines_put_ev(l, y, x, LINES_DIM, m->prog.hp_filters,
@@ -126,8 +166,10 @@ pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
 	lines_fill(l, y, 0, l->width, LINES_HEAD, ' ');
 	lines_putf(l, y++, 0, LINES_HEAD, l->width, "%8s %6s %8s %-*s %s",
 	    "bytes", "share", "change", sw, sw ? "trend" : "", "band");
-	page = l->height - y;
-	want = p->filter[0] != '\0' ? MODEL_MAX_BANDS : p->top + page;
+	detail = p->detail && l->height - y >= 3;
+	page = l->height - y - detail;
+	want = p->filter[0] != '\0' ? MODEL_MAX_BANDS :
+	    pane_rows_want(p, page);
 	if (want < 1)
 		want = 1;
 	if (want > ph->nalloc) {
@@ -141,8 +183,9 @@ pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
 	/* Keep those matching the filter at the front. */
 	if (p->filter[0] != '\0') {
 		for (i = k = 0; i < n; i++) {
-			len = strlen(ph->rows[i].band->name);
-			if (fmt_match(ph->rows[i].band->name, len, p->filter))
+			len = model_band_title(m, ph->rows[i].band, t,
+			    sizeof t);
+			if (fmt_match(t, len, p->filter))
 				ph->rows[k++] = ph->rows[i];
 		}
 		n = k;
@@ -150,7 +193,7 @@ pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
 	} else
 		nshown = (int)m->hprof.bands;
 	top = pane_rows(p, nshown, page);
-	for (i = top; i < n && y < l->height; i++, y++) {
+	for (i = top; i < n && y < l->height - detail; i++, y++) {
 		r = &ph->rows[i];
 		if (r->delta > 0)
 			snprintf(d, sizeof d, "+%s", fmt_bytes(a,
@@ -174,11 +217,15 @@ pane_heap_profile(struct pane *p, struct pane_heap *ph, const struct model *m,
 			fmt_spark(l, y, x, sw, v, j, 0, LINES_SPARK);
 			x += sw + 1;
 		}
-		lines_put_ev(l, y, x, LINES_ACCENT, r->band->name,
-		    strlen(r->band->name), l->width - x);
+		len = model_band_title(m, r->band, t, sizeof t);
+		lines_put_ev(l, y, x, LINES_ACCENT, t, len, l->width - x);
 		if (p->filter[0] != '\0')
 			lines_mark(l, y, x, p->filter, LINES_MATCH);
+		if (p->focus && i == p->sel)
+			lines_attr(l, y, 0, l->width, LINES_SELECT);
 	}
+	if (detail && p->sel >= 0 && p->sel < n)
+		pane_heap_detail(m, l, l->height - 1, &ph->rows[p->sel]);
 }
 
 static void
@@ -238,6 +285,16 @@ out:
 	pane_rows(p, 0, 1);
 }
 
+static int
+pane_heap_action(struct pane *p, enum keys_action a)
+{
+	if (a == KEYS_ENTER) {
+		p->detail = !p->detail;
+		return 1;
+	}
+	return 0;
+}
+
 static void
 pane_heap_free(struct pane *p)
 {
@@ -252,12 +309,13 @@ pane_heap_free(struct pane *p)
 const struct pane_ops pane_heap_ops = {
 	.name = "Heap",
 	.key = "3",
-	.select = 0,
+	.select = 1,
 	.win = -1,
 	.min = 3,
 	.good = 3,
 	.want = pane_heap_want,
 	.title = pane_heap_title,
 	.render = pane_heap_render,
+	.action = pane_heap_action,
 	.free = pane_heap_free,
 };

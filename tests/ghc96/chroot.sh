@@ -7,6 +7,9 @@
 #          and 2 GB the first time)
 #   path   print the chroot's directory if it is ready, exit 3 otherwise
 #   run    run CMD inside it (as root, cwd /work inside), with /proc mounted for the run
+#   exec   exec CMD inside it in this process (its pid stays the caller's $!): paths under
+#          the chroot's directory in the arguments and in the GHC_EVENTLOG_*, SOCKPROG_*
+#          variables (passed through) are given as the program sees them
 # Environment: EVTOP_CHROOT  where it lives (default /var/cache/evtop/trixie-ghc96)
 #              EVTOP_MIRROR  the Debian mirror (default http://deb.debian.org/debian)
 #
@@ -48,15 +51,28 @@ make_it() {
 	touch "$stamp"
 }
 
-# inside CMD...: run CMD in the chroot, in a mount namespace of its own where /proc (GHC's
+# inside [exec] CMD...: run CMD in the chroot, in a mount namespace of its own where /proc (GHC's
 # RTS reads it) and /dev are mounted: they go with the namespace, so concurrent calls never
 # unmount each other's.
 inside() {
-	unshare -m --propagation private /bin/sh -c '
+	local ex=
+	[ "$1" = exec ] && { ex=exec; shift; }
+	$ex unshare -m --propagation private /bin/sh -c '
 		d=$1; shift
 		mount -t proc proc "$d/proc" && mount --bind /dev "$d/dev" || exit 125
 		exec chroot "$d" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root \
-			LANG=C.UTF-8 "$@"' sh "$dir" "$@"
+			LANG=C.UTF-8 "$@"' sh "$dir" "${pass[@]}" "$@"
+}
+
+# The variables a program run with exec gets, paths made the program's.
+pass=()
+passing() {
+	local v
+	for v in $(compgen -e); do
+		case $v in
+		GHC_EVENTLOG_*|SOCKPROG_*) pass+=("$v=${!v//$dir\//\/}") ;;
+		esac
+	done
 }
 
 case ${1:-make} in
@@ -68,5 +84,16 @@ run)
 	[ "$(id -u)" -eq 0 ] || die "needs root to chroot"
 	inside /bin/sh -c 'cd /work && exec "$@"' sh "$@"
 	;;
-*) die "usage: chroot.sh [make|path|run CMD...]" ;;
+exec)
+	shift
+	ready || die "no chroot at $dir (tests/ghc96/chroot.sh make)"
+	passing
+	args=()
+	for a in "$@"; do args+=("${a//$dir\//\/}"); done
+	# The working directory too, when it is inside (chroot goes to /).
+	wd=/work
+	case $PWD/ in "$dir"/*) wd=${PWD#"$dir"} ;; esac
+	inside exec /bin/sh -c 'cd "$1" && shift && exec "$@"' sh "$wd" "${args[@]}"
+	;;
+*) die "usage: chroot.sh [make|path|run CMD...|exec CMD...]" ;;
 esac

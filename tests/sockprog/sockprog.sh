@@ -12,11 +12,16 @@
 #    evtop reconnects (junk before the header included); the program is
 #    killed and another one starts at the same path.
 #
-#   tests/sockprog/sockprog.sh [EVTOP [SOCKPROG]]
+#   tests/sockprog/sockprog.sh [EVTOP [SOCKPROG [RUN]]]
+#
+# RUN, a command prefix, runs the program elsewhere: tests/ghc96/chroot.sh exec
+# for the program built by GHC 9.6 (then TMPDIR must lie inside the chroot, and
+# the program's pid stays the one started here).
 set -u
 
 EVTOP=${1:-./evtop}
 PROG=${2:-build/tests/sockprog/sockprog}
+RUN=${3:-}
 JS="python3 $(pwd)/tests/sources/js.py"
 
 if ! command -v ghc >/dev/null 2>&1; then
@@ -34,10 +39,11 @@ fi
 # The program runs in the test's directory: -hT writes sockprog.hp there.
 PROG=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 EVTOP=$(cd "$(dirname "$EVTOP")" && pwd)/$(basename "$EVTOP")
+[ -z "$RUN" ] || PROG="$RUN $PROG"
 
 . "$(dirname "$0")/../lib.sh"	# before the cd below
 
-T=$(mktemp -d /tmp/evtop-sockprog.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/evtop-sockprog.XXXXXX")
 cd "$T" || exit 1
 PIDS=()
 cleanup() {
@@ -138,7 +144,7 @@ unix_commands() {
 	ok "unix: and sockprog:1" shows $d/rec.eventlog \
 	    "sockprog: command sockprog:1\$"
 	ok "unix: the census arrived (status)" wait_for $d/err \
-	    "census: census [0-9]+ arrived" 1
+	    "census: a census arrived" 1
 	ok "unix: a census in the stream" shows $d/rec.eventlog \
 	    "start heap prof sample"
 	ok "unix: the status told what was sent" wait_for $d/err \
@@ -168,7 +174,7 @@ tcp_commands() {
 	ok "tcp: exit 0" eq $? 0
 	wait_exit $p 10
 	ok "tcp: the census arrived" wait_for $d/err \
-	    "census: census [0-9]+ arrived" 1
+	    "census: a census arrived" 1
 	ok "tcp: the program got it" shows $d/rec.eventlog \
 	    "sockprog: command eventlog-socket:5\$"
 	batch_of $d/rec.eventlog $d/file.json
