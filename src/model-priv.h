@@ -235,6 +235,7 @@ struct model_priv {
 
 	/* Sessions. */
 	int		 sess_new;	/* new session, program not decided */
+	int		 sess_pid;	/* a new session's pid not seen yet */
 	int		 sess_rts, sess_args;	/* set in this session */
 
 	/* Threads. */

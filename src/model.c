@@ -165,7 +165,7 @@ model_header(struct model *m, const struct proto_dec *dec)
 	m->prog.sessions++;
 	p->sess_rts = p->sess_args = 0;
 	/* The first session decides nothing; later ones may be a new program. */
-	p->sess_new = m->prog.sessions > 1;
+	p->sess_new = p->sess_pid = m->prog.sessions > 1;
 	if (p->sess_new && p->started)
 		model_session_gap(m);
 }
@@ -797,9 +797,13 @@ model_prog_event(struct model *m, const struct proto_ev *ev)
 		p->sess_args = 1;
 		break;
 	case PROTO_OSPROCESS_PID:
-		if (p->sess_new && g->has_pid && g->pid != ev->u.pid.pid)
+		/* Another pid in a new session is another program, even
+		 * after some of its events: GHC >= 9.2 re-sends the pid on
+		 * each connection, but a capability's block can begin
+		 * before it. */
+		if (p->sess_pid && g->has_pid && g->pid != ev->u.pid.pid)
 			model_reset_program(m);
-		p->sess_new = 0;
+		p->sess_new = p->sess_pid = 0;
 		g->pid = ev->u.pid.pid;
 		g->has_pid = 1;
 		break;
