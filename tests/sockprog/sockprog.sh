@@ -188,7 +188,7 @@ reconnect() {
 	local d=$T/reconnect p e total
 	mkdir -p $d
 	GHC_EVENTLOG_UNIX_PATH=$d/s.sock GHC_EVENTLOG_WAIT=1 \
-	    SOCKPROG_JUNK=1 SOCKPROG_DROP_AFTER=300000 SOCKPROG_SECONDS=3 \
+	    SOCKPROG_JUNK=1 SOCKPROG_DROP_AFTER=100000 SOCKPROG_SECONDS=5 \
 	    $PROG +RTS -l -RTS >/dev/null &
 	p=$!
 	PIDS+=($p)

@@ -7,7 +7,8 @@
 # The main replay is tests/ui/demo/Demo.hs (built with ghc -prof -threaded
 # when ghc is there: four capabilities, cost centres, a heap profile,
 # threads of every kind, messages), paused a few seconds in; the
-# nonmoving pane comes from tests/fixtures/nonmoving.eventlog.  Without
+# nonmoving pane comes from tests/fixtures/nonmoving.eventlog, the -hi heap
+# pane from tests/fixtures/ghc96-ipe-hi.eventlog.  Without
 # ghc the demo is replaced by tests/fixtures/prof.eventlog.
 #
 # usage: tests/ui/screenshots.sh [OUTDIR]	(default screenshots)
@@ -134,6 +135,17 @@ $T send-keys -t nm 4
 wait_for nm '^ 4 Nonmoving'
 shot nm pane-4-nonmoving 120 36
 $T kill-session -t nm
+
+# A -hi heap profile named by its IPE entries (GHC 9.6), one band's whole
+# entry on Enter.
+$T new-session -d -s hi -x 120 -y 36 "./evtop --speed 0 tests/fixtures/ghc96-ipe-hi.eventlog"
+wait_for hi ' done'
+$T send-keys -t hi 3
+wait_for hi 'by info table'
+$T send-keys -t hi Down Down Down Down Enter
+wait_for hi 'module Main'
+shot hi pane-3-heap-ipe 120 36
+$T kill-session -t hi
 
 # Monochrome and ASCII: NO_COLOR=1 LANG=C.
 $T new-session -d -s mono -x 100 -y 30 "env NO_COLOR=1 LANG=C LC_ALL=C ./evtop --speed 0 $LOG"
