@@ -46,6 +46,7 @@
 #define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
 #define LOOP_RATE_NS		1000000000ull
 #define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
+#define LOOP_DRAIN_NS		5000000000ull	/* relay clients, at exit */
 #define LOOP_SERVE_FDS		(HTTP_MAX_FDS + RELAY_MAX_FDS)
 #define LOOP_NFDS		(3 + LOOP_SERVE_FDS)
 
@@ -62,6 +63,8 @@ struct loop {
 	FILE		*log;
 	struct http	*http;		/* --metrics */
 	int		 http_at, http_n;	/* its slice of the poll set */
+	struct relay	*relay;		/* --serve, --serve-tcp */
+	int		 relay_at, relay_n;
 
 	struct evtop_status st;
 	int		 changed;	/* since the last draw */
@@ -280,6 +283,8 @@ loop_event(struct loop *l, const struct proto_ev *ev)
 	}
 	if (ev->time > l->max_time)
 		l->max_time = ev->time;
+	if (l->relay != NULL)
+		relay_event(l->relay, ev);
 	model_apply(l->model, ev);
 	l->events++;
 }
@@ -300,6 +305,8 @@ loop_drain(struct loop *l)
 		case PROTO_HEADER:
 			l->saw_end = 0;
 			model_header(l->model, l->dec);
+			if (l->relay != NULL)
+				relay_header(l->relay, l->dec);
 			loop_log(l, "header at byte %llu",
 			    (unsigned long long)proto_dec_offset(l->dec));
 			break;
@@ -378,6 +385,8 @@ loop_connection_end(struct loop *l)
 			    (unsigned long long)proto_dec_offset(l->dec));
 	}
 	control_disconnected(l->ctl);
+	if (l->relay != NULL)
+		relay_end(l->relay, l->opts->once || !l->src->ops->reopen);
 	model_flush(l->model);
 	l->held = 0;
 	l->changed = 1;
@@ -454,6 +463,8 @@ loop_replay(struct loop *l, uint64_t start)
 		}
 	}
 	if (replay_done(l->rp) && l->st.conn != EVTOP_CONN_DONE) {
+		if (l->relay != NULL)
+			relay_end(l->relay, 1);
 		model_flush(l->model);
 		l->changed = 1;
 	}
@@ -552,6 +563,7 @@ loop_free(struct loop *l)
 	control_free(l->ctl);
 	record_free(l->rec);
 	http_free(l->http);
+	relay_free(l->relay);
 	free(l->buf);
 	if (l->log != NULL)
 		fclose(l->log);
@@ -700,7 +712,8 @@ loop_metrics_body(void *arg, int om, FILE *f)
 {
 	struct loop	*l = arg;
 
-	metrics_write(f, om, l->model, &l->st, NULL, http_stats(l->http));
+	metrics_write(f, om, l->model, &l->st, l->relay != NULL ?
+	    relay_stats(l->relay) : NULL, http_stats(l->http));
 }
 
 static int
@@ -715,6 +728,16 @@ loop_serve_init(struct loop *l, int batch, char **cause)
 			fprintf(stderr, "evtop: metrics: listening on %s\n",
 			    http_addr(l->http));
 	}
+	if (l->opts->serve != NULL || l->opts->serve_tcp != NULL) {
+		if ((l->relay = relay_new(l->opts, cause)) == NULL)
+			return -1;
+		loop_log(l, "relay: listening on %s", relay_addr(l->relay));
+		if (batch)
+			fprintf(stderr, "evtop: relay: listening on %s\n",
+			    relay_addr(l->relay));
+		if (l->rp != NULL)
+			relay_header(l->relay, replay_dec(l->rp));
+	}
 	return 0;
 }
 
@@ -727,14 +750,28 @@ loop_serve_fds(struct loop *l, struct pollfd *pfd, int n)
 		l->http_n = http_fds(l->http, pfd + n, LOOP_NFDS - n);
 		n += l->http_n;
 	}
+	if (l->relay != NULL) {
+		l->relay_at = n;
+		l->relay_n = relay_fds(l->relay, pfd + n, LOOP_NFDS - n);
+		n += l->relay_n;
+	}
 	return n;
 }
 
 static void
 loop_serve_handle(struct loop *l, const struct pollfd *pfd, uint64_t now)
 {
+	struct evtop_cmd	cmd;
+
 	if (l->http != NULL)
 		http_handle(l->http, pfd + l->http_at, now);
+	if (l->relay != NULL) {
+		relay_handle(l->relay, pfd + l->relay_at, now);
+		/* Clients' commands go the way the keys' do. */
+		while (relay_command(l->relay, &cmd))
+			loop_action(l, UI_SEND, &cmd, now);
+		relay_flush(l->relay);
+	}
 }
 
 static int
@@ -742,6 +779,8 @@ loop_serve_timeout(const struct loop *l, int t, uint64_t now)
 {
 	if (l->http != NULL)
 		t = loop_min_timeout(t, http_timeout_ms(l->http, now));
+	if (l->relay != NULL)
+		t = loop_min_timeout(t, relay_timeout_ms(l->relay, now));
 	return t;
 }
 
@@ -761,6 +800,11 @@ loop_note(struct loop *l, int batch)
 	}
 	while ((n = control_note(l->ctl)) != NULL) {
 		loop_log(l, "control: %s", n);
+		if (batch)
+			fprintf(stderr, "evtop: %s\n", n);
+	}
+	while (l->relay != NULL && (n = relay_note(l->relay)) != NULL) {
+		loop_log(l, "%s", n);
 		if (batch)
 			fprintf(stderr, "evtop: %s\n", n);
 	}
@@ -958,7 +1002,7 @@ loop_batch(const struct evtop_opts *opts)
 	char		*cause = NULL;
 	int		 sig[2] = { -1, -1 }, timeout, n, i, srci, rc = 0;
 	int		 ended = 0;
-	uint64_t	 now, period, next_out;
+	uint64_t	 now, period, next_out, drain_by = 0;
 
 	if (loop_init(&l, opts, &cause) != 0 ||
 	    loop_serve_init(&l, 1, &cause) != 0 ||
@@ -979,7 +1023,8 @@ loop_batch(const struct evtop_opts *opts)
 
 	while (!l.quit) {
 		now = source_now();
-		timeout = ended ? -1 : loop_ms_until(next_out, now);
+		timeout = ended ? (l.http != NULL ? -1 :
+		    loop_ms_until(drain_by, now)) : loop_ms_until(next_out, now);
 		n = 0;
 		pfd[n].fd = sig[0];
 		pfd[n++].events = POLLIN;
@@ -1024,8 +1069,13 @@ loop_batch(const struct evtop_opts *opts)
 		loop_status(&l, now);
 		loop_serve_handle(&l, pfd, now);
 		loop_note(&l, 1);
-		if (ended)
+		if (ended) {
+			/* Relay clients get what is queued, for a while. */
+			if (l.http == NULL && (!relay_pending(l.relay) ||
+			    now >= drain_by))
+				break;
 			continue;
+		}
 		if ((l.src != NULL && l.src->state == SOURCE_ENDED) ||
 		    (l.rp != NULL && replay_done(l.rp))) {
 			/* The last figures now; serve them if asked. */
@@ -1036,7 +1086,9 @@ loop_batch(const struct evtop_opts *opts)
 				break;
 			}
 			ended = 1;
-			if (l.http == NULL)
+			drain_by = now + LOOP_DRAIN_NS;
+			if (l.http == NULL && (l.relay == NULL ||
+			    !relay_pending(l.relay)))
 				break;
 			continue;
 		}

@@ -5,6 +5,9 @@
 #			promtool), OpenMetrics, and the HTTP server's manners
 #   check-serve-prometheus  a real prometheus on loopback scrapes evtop
 #			(SKIPPED without prometheus)
+#   check-serve-relay	--serve/--serve-tcp: clients from the start, a late
+#			joiner, a stalled client dropped, socket mode and
+#			removal, control commands to tests/sockprog
 
 check-serve-metrics: evtop
 	python3 tests/serve/t_metrics.py ./evtop $(sort $(wildcard tests/fixtures/*.eventlog))
@@ -12,5 +15,8 @@ check-serve-metrics: evtop
 check-serve-prometheus: evtop
 	python3 tests/serve/t_prometheus.py ./evtop tests/fixtures/gc.eventlog
 
-CHECKS += check-serve-metrics check-serve-prometheus
-.PHONY: check-serve-metrics check-serve-prometheus
+check-serve-relay: evtop build/bench/mklog $(SOCKPROG)
+	tests/serve/relay.sh ./evtop build/bench/mklog $(SOCKPROG)
+
+CHECKS += check-serve-metrics check-serve-prometheus check-serve-relay
+.PHONY: check-serve-metrics check-serve-prometheus check-serve-relay
