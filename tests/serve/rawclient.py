@@ -17,6 +17,7 @@ def main():
     kind = sys.argv[1]
     if kind == "late":
         delay = float(sys.argv[2])
+        open(sys.argv[4] + ".ready", "w").close()	# started: python is slow
         end = time.time() + 20
         while not os.path.exists(sys.argv[3]) and time.time() < end:
             time.sleep(0.01)
@@ -24,7 +25,15 @@ def main():
         kind = "unix"
         sys.argv[1:] = ["unix", sys.argv[3], sys.argv[4]]
     if kind == "tcp":
-        s = socket.create_connection((sys.argv[2], int(sys.argv[3])))
+        end = time.time() + 10
+        while True:	# a loaded machine: the listener may lag
+            try:
+                s = socket.create_connection((sys.argv[2], int(sys.argv[3])))
+                break
+            except ConnectionRefusedError:
+                if time.time() > end:
+                    raise
+                time.sleep(0.1)
         out = sys.argv[4]
     else:
         s = socket.socket(socket.AF_UNIX)

@@ -75,6 +75,15 @@ events() {
 	    grep -v -e 'event block: cap' -e '^$'
 }
 
+wait_for_file() {
+	local end=$((SECONDS + $2 + 1))
+	while [ $SECONDS -lt $end ]; do
+		[ -e "$1" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 decodes() {
 	"$EVTOP" show "$1" >/dev/null 2>"$1.show-err" && [ ! -s "$1.show-err" ]
 }
@@ -132,7 +141,7 @@ late_joiner() {
 	$RAW late 1.4 $d/s.sock $d/late.raw &
 	c=$!
 	PIDS+=($c)
-	sleep 0.5
+	ok "late: the client is up" wait_for_file $d/late.raw.ready 30
 	"$EVTOP" --batch --json --speed 0.1 --serve $d/s.sock \
 	    --log $d/log $FIX/gc.eventlog >$d/src.json 2>$d/src.err &
 	rp=$!
@@ -178,8 +187,13 @@ slow_dropped() {
 	c2=$!
 	PIDS+=($c2)
 	ok "slow: both wait" wait_count $d/log "waits for a session" 2 10
-	cat $d/big.eventlog >$d/f
-	wait_exit $rp 30
+	# Paced (about 20 MB/s), so that a reader that reads keeps up on a
+	# loaded machine; the stalled one still fills its 8 MiB.
+	for i in $(seq 0 39); do
+		dd if=$d/big.eventlog bs=1M skip=$i count=1 2>/dev/null
+		sleep 0.05
+	done >$d/f
+	wait_exit $rp 60
 	ok "slow: the relaying evtop exits 0" eq $? 0
 	ok "slow: the stalled client was dropped, and said so" \
 	    wait_for $d/src.err "client [0-9]+ dropped: .* behind" 1
