@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config libncurses-dev libtermkey-dev uthash-dev
       tmux clang libclang-rt-14-dev ghc ghc-prof libghc-ghc-events-dev jq
-      chromium fonts-dejavu-core python3 debootstrap)
+      chromium fonts-dejavu-core python3 debootstrap prometheus)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

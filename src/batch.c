@@ -132,7 +132,9 @@ batch_file(const struct evtop_opts *o)
 int
 batch_main(const struct evtop_opts *o)
 {
-	if (o->kind != EVTOP_SRC_FILE)
-		return loop_batch(o);	/* live sources: loop.c */
+	/* Live sources, and a file that is served: loop.c's poll loop. */
+	if (o->kind != EVTOP_SRC_FILE || o->metrics != NULL ||
+	    o->serve != NULL || o->serve_tcp != NULL)
+		return loop_batch(o);
 	return batch_file(o);
 }

@@ -70,6 +70,20 @@ static const char evtop_usage[] =
 "  --speed X            replay speed of a file (default 1, 0 = as fast\n"
 "                       as possible)\n"
 "                         evtop --speed 10 prog.eventlog\n"
+"  --metrics HOST:PORT  serve Prometheus metrics at /metrics; with\n"
+"                       --batch, goes on after the source ends until\n"
+"                       SIGINT or SIGTERM\n"
+"                         evtop --metrics 127.0.0.1:9464 --unix /tmp/prog.sock\n"
+"  --serve PATH         re-serve the eventlog on a Unix socket (mode\n"
+"                       0600) to any number of readers\n"
+"                         evtop --serve /tmp/relay.sock --unix /tmp/prog.sock\n"
+"  --serve-tcp HOST:PORT  the same over TCP\n"
+"                         evtop --serve-tcp 127.0.0.1:4243 --tcp localhost:4242\n"
+"  --serve-queue MIB    a relay client further behind is dropped\n"
+"                       (default 16)\n"
+"                         evtop --serve /tmp/r.sock --serve-queue 64 app.eventlog\n"
+"  --serve-readonly     do not forward relay clients' control commands\n"
+"                         evtop --serve /tmp/r.sock --serve-readonly --unix /tmp/p.sock\n"
 "  --log FILE           write a log of what happens to FILE\n"
 "                         evtop --log evtop.log --unix /tmp/prog.sock\n"
 "  -v                   log to evtop-PID.log in the current directory\n"
@@ -93,6 +107,11 @@ enum {
 	OPT_SEND,
 	OPT_SPEED,
 	OPT_LOG,
+	OPT_METRICS,
+	OPT_SERVE,
+	OPT_SERVE_TCP,
+	OPT_SERVE_QUEUE,
+	OPT_SERVE_READONLY,
 };
 
 static const struct option evtop_longopts[] = {
@@ -107,6 +126,11 @@ static const struct option evtop_longopts[] = {
 	{ "send", required_argument, NULL, OPT_SEND },
 	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ "log", required_argument, NULL, OPT_LOG },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "serve", required_argument, NULL, OPT_SERVE },
+	{ "serve-tcp", required_argument, NULL, OPT_SERVE_TCP },
+	{ "serve-queue", required_argument, NULL, OPT_SERVE_QUEUE },
+	{ "serve-readonly", no_argument, NULL, OPT_SERVE_READONLY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -160,6 +184,45 @@ evtop_number(const char *arg, double *out)
 		return -1;
 	*out = d;
 	return 0;
+}
+
+/* --metrics, --serve*: what serve.h offers. */
+static int
+evtop_serve_opt(struct evtop_opts *opts, int c, const char *arg)
+{
+	char	host[256], port[32], *cause = NULL;
+	double	mib;
+
+	switch (c) {
+	case OPT_METRICS:
+	case OPT_SERVE_TCP:
+		if (source_tcp_split(arg, host, sizeof host, port,
+		    sizeof port, &cause) != 0) {
+			fprintf(stderr, "evtop: %s %s\n", c == OPT_METRICS ?
+			    "--metrics" : "--serve-tcp", cause);
+			free(cause);
+			return 2;
+		}
+		if (c == OPT_METRICS)
+			opts->metrics = arg;
+		else
+			opts->serve_tcp = arg;
+		return 0;
+	case OPT_SERVE:
+		opts->serve = arg;
+		return 0;
+	case OPT_SERVE_QUEUE:
+		if (evtop_number(arg, &mib) != 0 || mib < 0.0625 ||
+		    mib > 4096)
+			return evtop_bad("--serve-queue %s: expected MiB, "
+			    "0.0625 to 4096", arg);
+		opts->serve_queue = (size_t)(mib * 1048576);
+		return 0;
+	case OPT_SERVE_READONLY:
+		opts->serve_readonly = 1;
+		return 0;
+	}
+	return 2;
 }
 
 static int
@@ -242,6 +305,14 @@ main(int argc, char **argv)
 			break;
 		case OPT_LOG:
 			opts.log = optarg;
+			break;
+		case OPT_METRICS:
+		case OPT_SERVE:
+		case OPT_SERVE_TCP:
+		case OPT_SERVE_QUEUE:
+		case OPT_SERVE_READONLY:
+			if ((r = evtop_serve_opt(&opts, c, optarg)) != 0)
+				return r;
 			break;
 		case 'v':
 			snprintf(logname, sizeof logname, "evtop-%ld.log",

@@ -40,6 +40,12 @@ struct evtop_opts {
 	int		 nsend;
 	double		 speed;		/* replay speed, 1 = real time */
 	const char	*log;		/* -v log file */
+	/* Serving (serve.h): --metrics, --serve, --serve-tcp. */
+	const char	*metrics;	/* HOST:PORT */
+	const char	*serve;		/* Unix socket path */
+	const char	*serve_tcp;	/* HOST:PORT */
+	int		 serve_readonly; /* refuse clients' commands */
+	size_t		 serve_queue;	/* bytes queued per client */
 };
 
 /* Connection state of the source, for the header and the status line. */

@@ -34,6 +34,7 @@
 
 #include "evtop.h"
 #include "model.h"
+#include "serve.h"
 #include "source.h"
 #include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */
 
@@ -45,6 +46,9 @@
 #define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
 #define LOOP_RATE_NS		1000000000ull
 #define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
+#define LOOP_DRAIN_NS		5000000000ull	/* relay clients, at exit */
+#define LOOP_SERVE_FDS		(HTTP_MAX_FDS + RELAY_MAX_FDS)
+#define LOOP_NFDS		(3 + LOOP_SERVE_FDS)
 
 struct loop {
 	const struct evtop_opts *opts;
@@ -57,6 +61,10 @@ struct loop {
 	struct ui	*ui;
 	const struct loop_ui *uiops;
 	FILE		*log;
+	struct http	*http;		/* --metrics */
+	int		 http_at, http_n;	/* its slice of the poll set */
+	struct relay	*relay;		/* --serve, --serve-tcp */
+	int		 relay_at, relay_n;
 
 	struct evtop_status st;
 	int		 changed;	/* since the last draw */
@@ -275,6 +283,8 @@ loop_event(struct loop *l, const struct proto_ev *ev)
 	}
 	if (ev->time > l->max_time)
 		l->max_time = ev->time;
+	if (l->relay != NULL)
+		relay_event(l->relay, ev);
 	model_apply(l->model, ev);
 	l->events++;
 }
@@ -295,6 +305,8 @@ loop_drain(struct loop *l)
 		case PROTO_HEADER:
 			l->saw_end = 0;
 			model_header(l->model, l->dec);
+			if (l->relay != NULL)
+				relay_header(l->relay, l->dec);
 			loop_log(l, "header at byte %llu",
 			    (unsigned long long)proto_dec_offset(l->dec));
 			break;
@@ -373,6 +385,8 @@ loop_connection_end(struct loop *l)
 			    (unsigned long long)proto_dec_offset(l->dec));
 	}
 	control_disconnected(l->ctl);
+	if (l->relay != NULL)
+		relay_end(l->relay, l->opts->once || !l->src->ops->reopen);
 	model_flush(l->model);
 	l->held = 0;
 	l->changed = 1;
@@ -449,6 +463,8 @@ loop_replay(struct loop *l, uint64_t start)
 		}
 	}
 	if (replay_done(l->rp) && l->st.conn != EVTOP_CONN_DONE) {
+		if (l->relay != NULL)
+			relay_end(l->relay, 1);
 		model_flush(l->model);
 		l->changed = 1;
 	}
@@ -546,6 +562,8 @@ loop_free(struct loop *l)
 	model_free(l->model);
 	control_free(l->ctl);
 	record_free(l->rec);
+	http_free(l->http);
+	relay_free(l->relay);
 	free(l->buf);
 	if (l->log != NULL)
 		fclose(l->log);
@@ -554,6 +572,7 @@ loop_free(struct loop *l)
 static int
 loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
 {
+	double	speed;
 	int	i;
 
 	memset(l, 0, sizeof *l);
@@ -568,13 +587,19 @@ loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
 		return -1;
 	}
 	if (opts->kind == EVTOP_SRC_FILE) {
-		if ((l->rp = replay_open(opts->target, opts->speed,
+		/* --batch replays as fast as it can, but a relay keeps the
+		 * pace its readers would see live. */
+		speed = opts->speed;
+		if (opts->batch && opts->serve == NULL &&
+		    opts->serve_tcp == NULL)
+			speed = 0;
+		if ((l->rp = replay_open(opts->target, speed,
 		    cause)) == NULL)
 			return -1;
 		model_set_reorder(l->model, 0, 0);
 		model_header(l->model, replay_dec(l->rp));
 		loop_log(l, "replaying %s at speed %g", opts->target,
-		    opts->speed);
+		    speed);
 		return 0;
 	}
 	if ((l->src = source_new(opts->kind, opts->target, opts->once,
@@ -679,6 +704,86 @@ loop_ms_until(uint64_t at, uint64_t now)
 	return ms > 60000 ? 60000 : (int)ms;
 }
 
+/* ------------------------------------------------------------------ */
+/* Serving (serve.h): metrics and the relay, each a slice of the poll set. */
+
+static void
+loop_metrics_body(void *arg, int om, FILE *f)
+{
+	struct loop	*l = arg;
+
+	metrics_write(f, om, l->model, &l->st, l->relay != NULL ?
+	    relay_stats(l->relay) : NULL, http_stats(l->http));
+}
+
+static int
+loop_serve_init(struct loop *l, int batch, char **cause)
+{
+	if (l->opts->metrics != NULL) {
+		if ((l->http = http_new(l->opts->metrics, "/metrics",
+		    loop_metrics_body, l, cause)) == NULL)
+			return -1;
+		loop_log(l, "metrics: listening on %s", http_addr(l->http));
+		if (batch)
+			fprintf(stderr, "evtop: metrics: listening on %s\n",
+			    http_addr(l->http));
+	}
+	if (l->opts->serve != NULL || l->opts->serve_tcp != NULL) {
+		if ((l->relay = relay_new(l->opts, cause)) == NULL)
+			return -1;
+		loop_log(l, "relay: listening on %s", relay_addr(l->relay));
+		if (batch)
+			fprintf(stderr, "evtop: relay: listening on %s\n",
+			    relay_addr(l->relay));
+		if (l->rp != NULL)
+			relay_header(l->relay, replay_dec(l->rp));
+	}
+	return 0;
+}
+
+/* The serving fds from pfd[n]; the new count. */
+static int
+loop_serve_fds(struct loop *l, struct pollfd *pfd, int n)
+{
+	if (l->http != NULL) {
+		l->http_at = n;
+		l->http_n = http_fds(l->http, pfd + n, LOOP_NFDS - n);
+		n += l->http_n;
+	}
+	if (l->relay != NULL) {
+		l->relay_at = n;
+		l->relay_n = relay_fds(l->relay, pfd + n, LOOP_NFDS - n);
+		n += l->relay_n;
+	}
+	return n;
+}
+
+static void
+loop_serve_handle(struct loop *l, const struct pollfd *pfd, uint64_t now)
+{
+	struct evtop_cmd	cmd;
+
+	if (l->http != NULL)
+		http_handle(l->http, pfd + l->http_at, now);
+	if (l->relay != NULL) {
+		relay_handle(l->relay, pfd + l->relay_at, now);
+		/* Clients' commands go the way the keys' do. */
+		while (relay_command(l->relay, &cmd))
+			loop_action(l, UI_SEND, &cmd, now);
+		relay_flush(l->relay);
+	}
+}
+
+static int
+loop_serve_timeout(const struct loop *l, int t, uint64_t now)
+{
+	if (l->http != NULL)
+		t = loop_min_timeout(t, http_timeout_ms(l->http, now));
+	if (l->relay != NULL)
+		t = loop_min_timeout(t, relay_timeout_ms(l->relay, now));
+	return t;
+}
+
 /* Log what changed in the connection and in the commands (and tell
  * stderr too in --batch). */
 static void
@@ -695,6 +800,11 @@ loop_note(struct loop *l, int batch)
 	}
 	while ((n = control_note(l->ctl)) != NULL) {
 		loop_log(l, "control: %s", n);
+		if (batch)
+			fprintf(stderr, "evtop: %s\n", n);
+	}
+	while (l->relay != NULL && (n = relay_note(l->relay)) != NULL) {
+		loop_log(l, "%s", n);
 		if (batch)
 			fprintf(stderr, "evtop: %s\n", n);
 	}
@@ -755,7 +865,7 @@ int
 loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 {
 	struct loop	 l;
-	struct pollfd	 pfd[3];
+	struct pollfd	 pfd[LOOP_NFDS];
 	struct evtop_cmd cmd;
 	enum ui_action	 a;
 	char		*cause = NULL;
@@ -770,7 +880,8 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		return 1;
 	}
 	l.uiops = ui;
-	if (loop_signals(sig, ui, &cause) != 0 ||
+	if (loop_serve_init(&l, 0, &cause) != 0 ||
+	    loop_signals(sig, ui, &cause) != 0 ||
 	    (l.ui = ui->new(opts, &cause)) == NULL) {
 		loop_unsignals(sig, 1);
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
@@ -813,6 +924,8 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		} else
 			timeout = loop_min_timeout(timeout,
 			    replay_timeout_ms(l.rp, now));
+		timeout = loop_serve_timeout(&l, timeout, now);
+		n = loop_serve_fds(&l, pfd, n);
 		if (poll(pfd, (nfds_t)n, timeout) < 0) {
 			if (errno != EINTR) {
 				source_cause(&cause, "poll: %s",
@@ -844,6 +957,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 
 		now = source_now();
 		loop_status(&l, now);
+		loop_serve_handle(&l, pfd, now);
 		loop_note(&l, 0);
 		if (l.changed && now >= l.next_draw) {
 			ui->draw(l.ui, l.model, &l.st, 1);
@@ -873,21 +987,25 @@ loop_emit(struct loop *l)
 	return ferror(stdout) ? -1 : 0;
 }
 
+/*
+ * --batch over a live source, or over a file that is served (--metrics,
+ * --serve): replayed at --speed when relayed, else as fast as it goes.
+ * When the source has ended for good, the last figures are printed and,
+ * with --metrics, evtop goes on serving until SIGINT or SIGTERM, so that
+ * a scrape of a finished replay works.
+ */
 int
 loop_batch(const struct evtop_opts *opts)
 {
 	struct loop	 l;
-	struct pollfd	 pfd[2];
+	struct pollfd	 pfd[LOOP_NFDS];
 	char		*cause = NULL;
-	int		 sig[2] = { -1, -1 }, timeout, n, rc = 0;
-	uint64_t	 now, period, next_out;
+	int		 sig[2] = { -1, -1 }, timeout, n, i, srci, rc = 0;
+	int		 ended = 0;
+	uint64_t	 now, period, next_out, drain_by = 0;
 
-	if (opts->kind == EVTOP_SRC_FILE) {
-		fprintf(stderr, "evtop: %s: a file, not a live source\n",
-		    opts->target);
-		return 1;
-	}
 	if (loop_init(&l, opts, &cause) != 0 ||
+	    loop_serve_init(&l, 1, &cause) != 0 ||
 	    loop_signals(sig, NULL, &cause) != 0) {
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
 		    "out of memory");
@@ -900,19 +1018,32 @@ loop_batch(const struct evtop_opts *opts)
 	now = source_now();
 	l.rate_at = now;
 	next_out = now + period;
-	loop_step(&l, 0, now);
+	if (l.src != NULL)
+		loop_step(&l, 0, now);
 
 	while (!l.quit) {
 		now = source_now();
-		timeout = loop_min_timeout(loop_live_timeout(&l, now),
-		    loop_ms_until(next_out, now));
+		timeout = ended ? (l.http != NULL ? -1 :
+		    loop_ms_until(drain_by, now)) : loop_ms_until(next_out, now);
 		n = 0;
 		pfd[n].fd = sig[0];
 		pfd[n++].events = POLLIN;
-		if (l.src->fd != -1 && loop_live_events(&l) != 0) {
-			pfd[n].fd = l.src->fd;
-			pfd[n++].events = loop_live_events(&l);
-		}
+		srci = -1;
+		if (ended)
+			;
+		else if (l.src != NULL) {
+			timeout = loop_min_timeout(timeout,
+			    loop_live_timeout(&l, now));
+			if (l.src->fd != -1 && loop_live_events(&l) != 0) {
+				srci = n;
+				pfd[n].fd = l.src->fd;
+				pfd[n++].events = loop_live_events(&l);
+			}
+		} else
+			timeout = loop_min_timeout(timeout,
+			    replay_timeout_ms(l.rp, now));
+		timeout = loop_serve_timeout(&l, timeout, now);
+		n = loop_serve_fds(&l, pfd, n);
 		if (poll(pfd, (nfds_t)n, timeout) < 0) {
 			if (errno != EINTR) {
 				fprintf(stderr, "evtop: poll: %s\n",
@@ -920,19 +1051,47 @@ loop_batch(const struct evtop_opts *opts)
 				rc = 1;
 				break;
 			}
-			pfd[0].revents = pfd[1].revents = 0;
+			for (i = 0; i < n; i++)
+				pfd[i].revents = 0;
 		}
 		now = source_now();
 		if (pfd[0].revents & POLLIN)
 			loop_read_signals(&l, sig[0]);
 		if (l.quit)
 			break;
-		loop_live(&l, n > 1 ? &pfd[1] : NULL, now);
+		if (ended)
+			;
+		else if (l.src != NULL)
+			loop_live(&l, srci >= 0 ? &pfd[srci] : NULL, now);
+		else
+			loop_replay(&l, now);
 		now = source_now();
 		loop_status(&l, now);
+		loop_serve_handle(&l, pfd, now);
 		loop_note(&l, 1);
-		if (l.src->state == SOURCE_ENDED)
-			break;
+		if (ended) {
+			/* Relay clients get what is queued, for a while. */
+			if (l.http == NULL && (!relay_pending(l.relay) ||
+			    now >= drain_by))
+				break;
+			continue;
+		}
+		if ((l.src != NULL && l.src->state == SOURCE_ENDED) ||
+		    (l.rp != NULL && replay_done(l.rp))) {
+			/* The last figures now; serve them if asked. */
+			loop_finish(&l);
+			model_flush(l.model);
+			if (loop_emit(&l) != 0) {
+				rc = 1;
+				break;
+			}
+			ended = 1;
+			drain_by = now + LOOP_DRAIN_NS;
+			if (l.http == NULL && (l.relay == NULL ||
+			    !relay_pending(l.relay)))
+				break;
+			continue;
+		}
 		if (now >= next_out) {
 			if (loop_emit(&l) != 0) {
 				rc = 1;
@@ -944,10 +1103,12 @@ loop_batch(const struct evtop_opts *opts)
 		}
 	}
 	/* Interrupted, or ended: what was read so far counts. */
-	loop_finish(&l);
-	model_flush(l.model);
-	if (rc == 0 && loop_emit(&l) != 0)
-		rc = 1;
+	if (!ended) {
+		loop_finish(&l);
+		model_flush(l.model);
+		if (rc == 0 && loop_emit(&l) != 0)
+			rc = 1;
+	}
 	loop_unsignals(sig, 0);
 	loop_free(&l);
 	return rc;
