@@ -68,6 +68,16 @@ static const char evtop_usage[] =
 "  --speed X            replay speed of a file (default 1, 0 = as fast\n"
 "                       as possible)\n"
 "                         evtop --speed 10 prog.eventlog\n"
+"  --folded FILE        at the end, write the time profile's samples as\n"
+"                       folded stacks (flame graphs); - for stdout\n"
+"                         evtop --batch --folded prof.folded prog.eventlog\n"
+"  --speedscope FILE    at the end, write them as a speedscope file\n"
+"                         evtop --batch --speedscope prof.json --unix /tmp/prog.sock\n"
+"  --hp FILE            at the end, write the heap profile's censuses as\n"
+"                       GHC's .hp (hp2ps, eventlog2html)\n"
+"                         evtop --batch --hp prog.hp prog.eventlog\n"
+"  --export-dir DIR     where the export key (x) writes (default .)\n"
+"                         evtop --export-dir /tmp/profiles prog.eventlog\n"
 "  --log FILE           write a log of what happens to FILE\n"
 "                         evtop --log evtop.log --unix /tmp/prog.sock\n"
 "  -v                   log to evtop-PID.log in the current directory\n"
@@ -91,6 +101,10 @@ enum {
 	OPT_SEND,
 	OPT_SPEED,
 	OPT_LOG,
+	OPT_FOLDED,
+	OPT_SPEEDSCOPE,
+	OPT_HP,
+	OPT_EXPORT_DIR,
 };
 
 static const struct option evtop_longopts[] = {
@@ -105,6 +119,10 @@ static const struct option evtop_longopts[] = {
 	{ "send", required_argument, NULL, OPT_SEND },
 	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ "log", required_argument, NULL, OPT_LOG },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
+	{ "hp", required_argument, NULL, OPT_HP },
+	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -169,6 +187,22 @@ evtop_source(struct evtop_opts *opts, int *given, enum evtop_src_kind kind,
 	*given = 1;
 	opts->kind = kind;
 	opts->target = target;
+	return 0;
+}
+
+/* At most one export to stdout, and that only with --batch. */
+static int
+evtop_export_check(const struct evtop_opts *o)
+{
+	int	n = 0;
+
+	n += o->folded != NULL && strcmp(o->folded, "-") == 0;
+	n += o->speedscope != NULL && strcmp(o->speedscope, "-") == 0;
+	n += o->hp != NULL && strcmp(o->hp, "-") == 0;
+	if (n > 1)
+		return evtop_bad("%s: one export at most to stdout", "-");
+	if (n > 0 && !o->batch)
+		return evtop_bad("%s: an export to stdout needs --batch", "-");
 	return 0;
 }
 
@@ -241,6 +275,19 @@ main(int argc, char **argv)
 		case OPT_LOG:
 			opts.log = optarg;
 			break;
+		/* Profiles out (export.c). */
+		case OPT_FOLDED:
+			opts.folded = optarg;
+			break;
+		case OPT_SPEEDSCOPE:
+			opts.speedscope = optarg;
+			break;
+		case OPT_HP:
+			opts.hp = optarg;
+			break;
+		case OPT_EXPORT_DIR:
+			opts.export_dir = optarg;
+			break;
 		case 'v':
 			snprintf(logname, sizeof logname, "evtop-%ld.log",
 			    (long)getpid());
@@ -295,6 +342,8 @@ main(int argc, char **argv)
 	    opts.kind != EVTOP_SRC_TCP)
 		return evtop_bad("--send needs a socket source (--unix or "
 		    "--tcp), not %s", opts.target);
+	if ((r = evtop_export_check(&opts)) != 0)
+		return r;
 
 	if (opts.batch)
 		return batch_main(&opts);
