@@ -76,7 +76,7 @@ static const char evtop_usage[] =
 "  --hp FILE            at the end, write the heap profile's censuses as\n"
 "                       GHC's .hp (hp2ps, eventlog2html)\n"
 "                         evtop --batch --hp prog.hp prog.eventlog\n"
-"  --export-dir DIR     where the export key (x) writes (default .)\n"
+"  --export-dir DIR     where the export key (E) writes (default .)\n"
 "                         evtop --export-dir /tmp/profiles prog.eventlog\n"
 "  --log FILE           write a log of what happens to FILE\n"
 "                         evtop --log evtop.log --unix /tmp/prog.sock\n"
