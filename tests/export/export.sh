@@ -49,6 +49,9 @@ ok "folded: no temporary file left" eq "$(ls $T | grep -c tmp)" 0
 # To stdout, and nothing else there.
 $EVTOP --batch --json --folded - $FIX/prof.eventlog >$T/prof.stdout
 ok "folded to stdout: the same lines, no JSON" cmp $T/prof.stdout $T/prof.folded
+# A live source (stdin, through loop.c) exports from its model the same.
+$EVTOP --batch --folded $T/live.folded - <$FIX/prof.eventlog >/dev/null 2>&1
+ok "folded from stdin (a live source) = from the file" cmp $T/live.folded $T/prof.folded
 ok "two exports to stdout refused" eval \
     "! $EVTOP --batch --folded - --hp - $FIX/prof.eventlog 2>/dev/null"
 
@@ -177,6 +180,9 @@ for f in hc hy hT; do
 	    "[ ! -s $T/hp2ps-$f.err ] && head -c 4 $T/heap-$f.ps | grep -q '%!PS' &&
 	     [ \$(wc -c <$T/heap-$f.ps) -gt 2000 ]"
 done
+$EVTOP --batch --hp $T/live.hp - <$FIX/heap-hc.eventlog >/dev/null 2>&1
+ok "hp from stdin (a live source) = from the file" eval \
+    "diff <(sed 1,2d $T/live.hp) <(sed 1,2d $T/heap-hc.hp) >/dev/null"
 # hp2ps refuses what it cannot read: a band name with a space.
 if [ -n "$HP2PS" ]; then
 	sed '0,/^BEGIN_SAMPLE/!{0,/\t/s/\t/ x\t/}' $T/heap-hc.hp >$T/bad.hp
