@@ -653,6 +653,20 @@ export_end(const struct model *m, const struct evtop_opts *o)
 	return rc;
 }
 
+/* DIR/PROG-STAMP[-TRY]EXT into buf; 0, or -1 if it does not fit. */
+static int
+export_path(char *buf, size_t len, const char *dir, const char *prog,
+    const char *stamp, int try, const char *ext)
+{
+	char	suffix[16] = "";
+	int	n;
+
+	if (try > 1)
+		snprintf(suffix, sizeof suffix, "-%d", try);
+	n = snprintf(buf, len, "%s/%s-%s%s%s", dir, prog, stamp, suffix, ext);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 /*
  * The export key: the window on screen (win) into DIR/PROG-TIME.folded,
  * .speedscope.json and .hp (those with something to say), in
@@ -665,7 +679,7 @@ export_key(const struct model *m, const struct evtop_opts *o, int win,
 {
 	static const char *const winname[] = { "1 s", "10 s", "run" };
 	const char	*dir = o->export_dir != NULL ? o->export_dir : ".";
-	char		 prog[64], stamp[32], title[160], *path = NULL;
+	char		 prog[64], stamp[32], title[160], path[4096];
 	char		*cause = NULL, done[128] = "";
 	uint64_t	 now = export_wall(), samples, censuses;
 	struct tm	 tm;
@@ -691,21 +705,11 @@ export_key(const struct model *m, const struct evtop_opts *o, int win,
 		snprintf(stamp, sizeof stamp, "%llu",
 		    (unsigned long long)(now / 1000000000ULL));
 	snprintf(title, sizeof title, "%s (%s)", prog, winname[win]);
-	/* A second export within the second gets -2, -3, ... */
+	/* Never over an earlier export: within the same second, -2, -3... */
 	for (try = 1; try < 100; try++) {
-		n = 0;
-		for (k = 0; k < EXPORT_NKINDS; k++) {
-			free(path);
-			path = NULL;
-			if (try == 1 ? asprintf(&path, "%s/%s-%s%s", dir, prog,
-			    stamp, export_ext[k]) < 0 : asprintf(&path,
-			    "%s/%s-%s-%d%s", dir, prog, stamp, try,
-			    export_ext[k]) < 0) {
-				path = NULL;
-				snprintf(msg, len, "export: out of memory");
-				return -1;
-			}
-			if (access(path, F_OK) == 0)
+		for (k = n = 0; k < EXPORT_NKINDS; k++) {
+			if (export_path(path, sizeof path, dir, prog, stamp,
+			    try, export_ext[k]) == 0 && access(path, F_OK) == 0)
 				n++;
 		}
 		if (n == 0)
@@ -714,12 +718,10 @@ export_key(const struct model *m, const struct evtop_opts *o, int win,
 	for (k = 0; k < EXPORT_NKINDS; k++) {
 		if (!want[k])
 			continue;
-		free(path);
-		if ((try == 1 ? asprintf(&path, "%s/%s-%s%s", dir, prog, stamp,
-		    export_ext[k]) : asprintf(&path, "%s/%s-%s-%d%s", dir, prog,
-		    stamp, try, export_ext[k])) < 0) {
-			path = NULL;
-			snprintf(msg, len, "export: out of memory");
+		if (export_path(path, sizeof path, dir, prog, stamp, try,
+		    export_ext[k]) != 0) {
+			snprintf(msg, len, "export failed: %s: name too long",
+			    dir);
 			return -1;
 		}
 		if (export_file(m, (enum export_kind)k, win, now, title, path,
@@ -727,16 +729,15 @@ export_key(const struct model *m, const struct evtop_opts *o, int win,
 			snprintf(msg, len, "export failed: %s", cause != NULL ?
 			    cause : "out of memory");
 			free(cause);
-			free(path);
 			return -1;
 		}
+		/* The first file's name, then the other extensions. */
 		n = snprintf(done + off, sizeof done - off, "%s%s",
 		    off == 0 ? "" : " ", off == 0 ? strrchr(path, '/') + 1 :
 		    export_ext[k]);
 		if (n > 0 && (size_t)n < sizeof done - off)
 			off += (size_t)n;
 	}
-	free(path);
 	snprintf(msg, len, "exported %s: %s", winname[win], done);
 	return 0;
 }
