@@ -72,7 +72,7 @@ static const char evtop_usage[] =
 "                       folded stacks (flame graphs); - for stdout\n"
 "                         evtop --batch --folded prof.folded prog.eventlog\n"
 "  --speedscope FILE    at the end, write them as a speedscope file\n"
-"                         evtop --batch --speedscope prof.json --unix /tmp/prog.sock\n"
+"                         evtop --batch --speedscope p.json --unix /tmp/p.sock\n"
 "  --hp FILE            at the end, write the heap profile's censuses as\n"
 "                       GHC's .hp (hp2ps, eventlog2html)\n"
 "                         evtop --batch --hp prog.hp prog.eventlog\n"

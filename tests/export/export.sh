@@ -16,6 +16,13 @@ trap '$TM kill-server 2>/dev/null; rm -rf "$T"' 0
 trap 'exit 1' 1 2 15
 skip() { echo "SKIPPED: export: $*"; }
 
+# The options are in --help, each with an example.
+$EVTOP --help >$T/help
+for o in --folded --speedscope --hp --export-dir; do
+	ok "--help lists $o with an example" eval \
+	    "grep -A3 -- '^  $o' $T/help | grep -q '^                         evtop .*$o'"
+done
+
 # ---------------------------------------------------------------------
 # Folded stacks of prof.eventlog: every stack's count equals one made from
 # `evtop show` (cost centre definitions, then each sample's stack, innermost
