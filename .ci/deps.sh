@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages evtop needs to build and to run every test,
 # when missing: with apt-get as root, with sudo otherwise; prints the exact
-# apt-get line when neither is possible.
+# apt-get line when neither is possible.  (npm's speedscope, for tests/export,
+# is installed by that test into build/npm on first use.)
 set -euo pipefail
 pkgs=(build-essential pkg-config libncurses-dev libtermkey-dev uthash-dev
       tmux clang libclang-rt-14-dev ghc ghc-prof libghc-ghc-events-dev jq
-      chromium fonts-dejavu-core python3 debootstrap prometheus)
+      chromium fonts-dejavu-core python3 debootstrap prometheus nodejs npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

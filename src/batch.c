@@ -20,6 +20,8 @@
 void
 batch_emit(const struct model *m, const struct evtop_opts *o, FILE *f)
 {
+	if (export_stdout(o))
+		return;		/* stdout carries an export */
 	if (o->json)
 		model_json(m, f);
 	else {
@@ -74,7 +76,7 @@ batch_file(const struct evtop_opts *o)
 	size_t		 n, i;
 	char		*cause = NULL, derr[128] = "";
 	uint64_t	 every = batch_interval_ns(o), next = 0;
-	int		 started = 0;
+	int		 started = 0, rc;
 
 	if ((b.ord = order_open(o->target)) == NULL &&
 	    (b.mg = merge_open(o->target, &cause)) == NULL) {
@@ -123,10 +125,11 @@ batch_file(const struct evtop_opts *o)
 		batch_error(m, o, derr);
 	model_flush(m);
 	batch_emit(m, o, stdout);
+	rc = export_end(m, o);
 	model_free(m);
 	order_free(b.ord);
 	merge_free(b.mg);
-	return ferror(stdout) ? 1 : 0;
+	return ferror(stdout) ? 1 : rc;
 }
 
 int

@@ -84,6 +84,16 @@ static const char evtop_usage[] =
 "                         evtop --serve /tmp/r.sock --serve-queue 64 app.eventlog\n"
 "  --serve-readonly     do not forward relay clients' control commands\n"
 "                         evtop --serve /tmp/r.sock --serve-readonly --unix /tmp/p.sock\n"
+"  --folded FILE        at the end, write the time profile's samples as\n"
+"                       folded stacks (flame graphs); - for stdout\n"
+"                         evtop --batch --folded prof.folded prog.eventlog\n"
+"  --speedscope FILE    at the end, write them as a speedscope file\n"
+"                         evtop --batch --speedscope p.json --unix /tmp/p.sock\n"
+"  --hp FILE            at the end, write the heap profile's censuses as\n"
+"                       GHC's .hp (hp2ps, eventlog2html)\n"
+"                         evtop --batch --hp prog.hp prog.eventlog\n"
+"  --export-dir DIR     where the export key (E) writes (default .)\n"
+"                         evtop --export-dir /tmp/profiles prog.eventlog\n"
 "  --log FILE           write a log of what happens to FILE\n"
 "                         evtop --log evtop.log --unix /tmp/prog.sock\n"
 "  -v                   log to evtop-PID.log in the current directory\n"
@@ -112,6 +122,10 @@ enum {
 	OPT_SERVE_TCP,
 	OPT_SERVE_QUEUE,
 	OPT_SERVE_READONLY,
+	OPT_FOLDED,
+	OPT_SPEEDSCOPE,
+	OPT_HP,
+	OPT_EXPORT_DIR,
 };
 
 static const struct option evtop_longopts[] = {
@@ -131,6 +145,10 @@ static const struct option evtop_longopts[] = {
 	{ "serve-tcp", required_argument, NULL, OPT_SERVE_TCP },
 	{ "serve-queue", required_argument, NULL, OPT_SERVE_QUEUE },
 	{ "serve-readonly", no_argument, NULL, OPT_SERVE_READONLY },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
+	{ "hp", required_argument, NULL, OPT_HP },
+	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -237,6 +255,22 @@ evtop_source(struct evtop_opts *opts, int *given, enum evtop_src_kind kind,
 	return 0;
 }
 
+/* At most one export to stdout, and that only with --batch. */
+static int
+evtop_export_check(const struct evtop_opts *o)
+{
+	int	n = 0;
+
+	n += o->folded != NULL && strcmp(o->folded, "-") == 0;
+	n += o->speedscope != NULL && strcmp(o->speedscope, "-") == 0;
+	n += o->hp != NULL && strcmp(o->hp, "-") == 0;
+	if (n > 1)
+		return evtop_bad("%s: one export at most to stdout", "-");
+	if (n > 0 && !o->batch)
+		return evtop_bad("%s: an export to stdout needs --batch", "-");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -314,6 +348,19 @@ main(int argc, char **argv)
 			if ((r = evtop_serve_opt(&opts, c, optarg)) != 0)
 				return r;
 			break;
+		/* Profiles out (export.c). */
+		case OPT_FOLDED:
+			opts.folded = optarg;
+			break;
+		case OPT_SPEEDSCOPE:
+			opts.speedscope = optarg;
+			break;
+		case OPT_HP:
+			opts.hp = optarg;
+			break;
+		case OPT_EXPORT_DIR:
+			opts.export_dir = optarg;
+			break;
 		case 'v':
 			snprintf(logname, sizeof logname, "evtop-%ld.log",
 			    (long)getpid());
@@ -368,6 +415,8 @@ main(int argc, char **argv)
 	    opts.kind != EVTOP_SRC_TCP)
 		return evtop_bad("--send needs a socket source (--unix or "
 		    "--tcp), not %s", opts.target);
+	if ((r = evtop_export_check(&opts)) != 0)
+		return r;
 
 	if (opts.batch)
 		return batch_main(&opts);

@@ -46,6 +46,9 @@ struct evtop_opts {
 	const char	*serve_tcp;	/* HOST:PORT */
 	int		 serve_readonly; /* refuse clients' commands */
 	size_t		 serve_queue;	/* bytes queued per client */
+	/* Profiles out (export.c): files written at the end ("-": stdout),
+	 * and where the export key writes. */
+	const char	*folded, *speedscope, *hp, *export_dir;
 };
 
 /* Connection state of the source, for the header and the status line. */
@@ -77,6 +80,8 @@ struct evtop_status {
 	char		 cmd_msg[160];
 	int		 cmd_pending;	/* sent, effect not yet seen */
 	int		 cmd_seen;	/* effect seen */
+	/* What the export key wrote, or why not (export.c). */
+	char		 export_msg[160];
 	/* Wall clock now, ns since the epoch, from the loop. */
 	uint64_t	 wall_ns;
 };
@@ -110,6 +115,16 @@ const char	*merge_error(const struct merge *);
 uint64_t	 merge_events(const struct merge *);
 uint64_t	 merge_done(const struct merge *);
 uint64_t	 merge_size(const struct merge *);
+
+/* export.c: profiles out; win is an enum model_win. */
+struct model;
+struct model_band;
+const char	*export_band_name(const struct model *,
+		     const struct model_band *, char *, size_t);
+int		 export_stdout(const struct evtop_opts *);
+int		 export_end(const struct model *, const struct evtop_opts *);
+int		 export_key(const struct model *, const struct evtop_opts *,
+		     int, char *, size_t);
 
 /* show.c */
 int		 show_main(int, char **);

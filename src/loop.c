@@ -664,6 +664,11 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 	case UI_RESET_WINDOW:
 		model_reset_window(l->model);
 		break;
+	case UI_EXPORT:
+		export_key(l->model, l->opts, cmd->id, l->st.export_msg,
+		    sizeof l->st.export_msg);
+		loop_log(l, "%s", l->st.export_msg);
+		break;
 	default:
 		break;
 	}
@@ -969,6 +974,8 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	ui->free(l.ui);
 	loop_unsignals(sig, 1);
 	loop_finish(&l);
+	if (export_end(l.model, opts) != 0)
+		rc = 1;
 	if (cause != NULL) {
 		fprintf(stderr, "evtop: %s\n", cause);
 		free(cause);
@@ -1109,6 +1116,8 @@ loop_batch(const struct evtop_opts *opts)
 		if (rc == 0 && loop_emit(&l) != 0)
 			rc = 1;
 	}
+	if (export_end(l.model, opts) != 0)
+		rc = 1;
 	loop_unsignals(sig, 0);
 	loop_free(&l);
 	return rc;

@@ -761,7 +761,7 @@ model_text(const struct model *m, FILE *f)
 	struct model_band_row	 br[TOP_N];
 	const struct model_cap	*c;
 	const struct model_msg	*msg;
-	char			 a[32], b[32], d[32], e[32];
+	char			 a[32], b[32], d[32], e[32], title[256];
 	int			 i, n;
 
 	fprintf(f, "evtop - %s  events %llu (%.0f/s)  %s%s%s\n",
@@ -841,10 +841,12 @@ model_text(const struct model *m, FILE *f)
 		n = model_top_bands(m, br, TOP_N);
 		fprintf(f, "\n  RESIDENCY  SHARE  BAND (census %llu)\n",
 		    (unsigned long long)m->hprof.censuses);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			model_band_title(m, br[i].band, title, sizeof title);
 			fprintf(f, "%11s %5.1f%%  %s\n",
 			    fmt_bytes(a, sizeof a, (double)br[i].bytes),
-			    100 * br[i].share, br[i].band->name);
+			    100 * br[i].share, title);
+		}
 	}
 	if ((msg = model_msg_recent(m, 0)) != NULL)
 		fprintf(f, "\nLast message (%s): %s\n", msg_kind_name(msg->kind),

@@ -98,6 +98,9 @@ struct mcc {
 	UT_hash_handle	 hh;
 };
 
+struct mscap;
+struct mhist;
+
 /* A cost-centre stack seen in samples. */
 struct mstack {
 	uint32_t	*ids;		/* the key: innermost first */
@@ -105,6 +108,7 @@ struct mstack {
 	uint64_t	 samples;	/* run (or reset) */
 	uint32_t	 epoch;
 	struct wctr	 w;
+	struct mscap	*caps;		/* by capability (model-hist.c) */
 	struct mstack	*prev, *next;
 	UT_hash_handle	 hh;
 };
@@ -128,6 +132,10 @@ struct mband {
 	uint64_t	 stamp[MODEL_NTREND];	/* census number of each entry */
 	struct mband	*prev, *next;	/* LRU by last census */
 	UT_hash_handle	 hh;
+	/* The census history (model-hist.c) names a band by serial. */
+	uint64_t	 serial;
+	uint64_t	 hist_no, hist_ent;	/* its entry in census hist_no */
+	UT_hash_handle	 hs;
 };
 
 /* One slot of history: counters summed, gauges last. */
@@ -298,6 +306,9 @@ struct model_priv {
 	struct mipe	*ipe_lru_head, *ipe_lru_tail;
 	struct model_census *census;	/* [MODEL_NCENSUS] ring */
 	uint64_t	 censusno;	/* censuses begun */
+
+	/* What only the exports need (model-hist.c). */
+	struct mhist	*hist;
 
 	/* Messages. */
 	struct model_msg *msg;		/* [MODEL_NMSG] ring */
@@ -522,6 +533,18 @@ void		 model_prof_event(struct model *, const struct proto_ev *);
 /* model-ipe.c */
 void		 model_ipe_free(struct model *);
 void		 model_ipe_event(struct model *, const struct proto_ev *);
+/* model-hist.c */
+struct mscap;
+void		 model_hist_init(struct model *);
+void		 model_hist_free(struct model *);
+void		 model_hist_sample(struct model *, struct mstack *, uint32_t,
+		     uint64_t);
+void		 model_hist_stack_gone(struct model *, struct mstack *);
+void		 model_hist_band_new(struct model *, struct mband *);
+void		 model_hist_band_gone(struct model *, struct mband *);
+void		 model_hist_census(struct model *, const struct model_census *);
+void		 model_hist_census_end(struct model *, uint64_t);
+void		 model_hist_band(struct model *, struct mband *, uint64_t);
 
 /* model-msgs.c */
 void		 model_msgs_event(struct model *, const struct proto_ev *);

@@ -18,7 +18,7 @@
 void
 model_prof_init(struct model *m)
 {
-	(void)m;
+	model_hist_init(m);
 }
 
 static void
@@ -40,6 +40,7 @@ stack_destroy(struct model *m, struct mstack *s)
 
 	HASH_DEL(p->st_hash, s);
 	LRU_DEL(p->st_lru_head, p->st_lru_tail, s);
+	model_hist_stack_gone(m, s);
 	free(s->ids);
 	free(s);
 	m->prof.stacks--;
@@ -52,6 +53,7 @@ band_destroy(struct model *m, struct mband *b)
 
 	HASH_DEL(p->band_hash, b);
 	LRU_DEL(p->band_lru_head, p->band_lru_tail, b);
+	model_hist_band_gone(m, b);
 	free(b->key);
 	free(b->namebuf);
 	free(b);
@@ -69,6 +71,7 @@ model_prof_free(struct model *m)
 		stack_destroy(m, p->st_lru_head);
 	while (p->band_lru_head != NULL)
 		band_destroy(m, p->band_lru_head);
+	model_hist_free(m);
 }
 
 /* ------------------------------------------------------------------ */
@@ -213,6 +216,7 @@ prof_sample(struct model *m, const struct proto_ev *ev)
 	model_count(m, MODEL_S_PROF_SAMPLES, t, 1);
 	if (ccs->depth == 0) {
 		m->prof.empty++;
+		model_hist_sample(m, NULL, ev->u.prof_sample.cap, t);
 		return;
 	}
 	s = stack_get(m, ccs);
@@ -222,6 +226,7 @@ prof_sample(struct model *m, const struct proto_ev *ev)
 	}
 	s->samples++;
 	wctr_add_fast(m->p, &s->w, t, 1);
+	model_hist_sample(m, s, ev->u.prof_sample.cap, t);
 	p->sample_seq++;
 	cc_count(m, cc_get(m, s->ids[0]), 1, t);
 	for (i = 0; i < s->depth; i++) {
@@ -387,6 +392,7 @@ census_begin(struct model *m, uint64_t t, uint64_t era)
 	m->hprof.last_time = t;
 	m->hprof.recs = p->censusno < MODEL_NCENSUS ? p->censusno :
 	    MODEL_NCENSUS;
+	model_hist_census(m, c);
 }
 
 /* A band's name from its cost-centre stack: labels, innermost first, with
@@ -503,6 +509,7 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 		HASH_ADD_KEYPTR(hh, p->band_hash, b->key, b->keylen, b);
 		LRU_ADD(p->band_lru_head, p->band_lru_tail, b);
 		m->hprof.bands++;
+		model_hist_band_new(m, b);
 	} else
 		LRU_TOUCH(p->band_lru_head, p->band_lru_tail, b);
 	if (b->pub.last_census == no)
@@ -514,6 +521,7 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 	b->stamp[no % MODEL_NTREND] = no;
 	if (b->pub.bytes > b->pub.peak)
 		b->pub.peak = b->pub.bytes;
+	model_hist_band(m, b, res);
 }
 
 void
@@ -538,8 +546,10 @@ model_prof_event(struct model *m, const struct proto_ev *ev)
 		census_begin(m, ev->time, ev->u.sample.era);
 		break;
 	case PROTO_HEAP_PROF_SAMPLE_END:
-		if (p->censusno > 0 && m->hprof.in_census)
+		if (p->censusno > 0 && m->hprof.in_census) {
 			census_cur(m)->end = ev->time;
+			model_hist_census_end(m, ev->time);
+		}
 		m->hprof.in_census = 0;
 		break;
 	case PROTO_HEAP_PROF_SAMPLE_COST_CENTRE:

@@ -435,6 +435,45 @@ struct model_ipes {
 };
 
 /* ------------------------------------------------------------------ */
+/* What the exports (export.c) need besides the panes' figures
+ * (model-hist.c): each stack's samples by capability, the samples with an
+ * empty stack, and a history of heap-profile censuses with their bands.
+ * Bounded: at most MODEL_MAX_STACK_CAPS (stack, capability) entries, made
+ * when first sampled and freed with their stack (a sample that finds the
+ * table full counts for the whole program only: caps_full); the last
+ * MODEL_HIST_CENSUSES censuses, holding MODEL_HIST_ENTRIES bands between
+ * them (about 2 MiB, allocated at the first band), the oldest census
+ * dropped first (dropped). */
+#define MODEL_MAX_STACK_CAPS	65536
+#define MODEL_HIST_CENSUSES	1024
+#define MODEL_HIST_ENTRIES	(1u << 17)
+
+struct model_stack_cap {
+	uint32_t	 cap;
+	uint64_t	 samples;	/* in the window */
+};
+
+struct model_hist_info {
+	uint64_t	 censuses;	/* kept */
+	uint64_t	 dropped;	/* begun, no longer kept */
+	uint64_t	 stack_caps;	/* (stack, cap) entries */
+	uint64_t	 caps_full;	/* samples not counted by cap */
+};
+
+/* A stack with samples in the window and its counts by cap (ascending
+ * cap numbers); the empty stack has depth 0. */
+typedef void	 model_stack_fn(void *, const struct model_stack_row *,
+		     const struct model_stack_cap *, int);
+
+/* A census of the history: begin, its bands (NULL: evicted from the band
+ * table since; bytes summed per band), end. */
+struct model_hist_visit {
+	void	(*begin)(void *, const struct model_census *);
+	void	(*band)(void *, const struct model_band *, uint64_t);
+	void	(*end)(void *, const struct model_census *);
+};
+
+/* ------------------------------------------------------------------ */
 /* Messages: USER_MSG, USER_MARKER, LOG_MSG, USER_BINARY_MSG. */
 
 enum model_msg_kind {
@@ -604,6 +643,17 @@ const struct model_ipe *model_band_ipe(const struct model *,
 size_t		 model_band_title(const struct model *,
 		     const struct model_band *, char *, size_t);
 const struct model_census *model_census_recent(const struct model *, int);
+
+/* model-hist.c: model_hist_stacks() calls fn for every stack with samples
+ * in the window and returns the samples it reported; model_hist_censuses()
+ * visits the kept censuses that began at or after from, oldest first, and
+ * returns how many. */
+uint64_t	 model_hist_stacks(const struct model *, enum model_win,
+		     model_stack_fn *, void *);
+uint64_t	 model_hist_censuses(const struct model *, uint64_t,
+		     const struct model_hist_visit *, void *);
+void		 model_hist_info(const struct model *,
+		     struct model_hist_info *);
 
 /* model-msgs.c */
 const struct model_msg *model_msg_recent(const struct model *, int);

@@ -186,6 +186,10 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 		cmdw = 7 + lines_width(st->cmd_msg, strlen(st->cmd_msg),
 		    l->ascii) + (tag != NULL ? (int)strlen(tag) : 0);
 	}
+	/* What the export key wrote: after the command, as room allows. */
+	if (st->export_msg[0] != '\0')
+		cmdw += 2 + lines_width(st->export_msg,
+		    strlen(st->export_msg), l->ascii);
 	if (m->prog.has_wall)
 		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
 	lag[0] = '\0';
@@ -210,6 +214,12 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 	if (lag[0] != '\0' && st->wall_ns - pw > 2000000000ULL)
 		lines_attr(l, y, x + n - (int)strlen(lag) + 2,
 		    (int)strlen(lag) - 2, LINES_WARN);
+	if (st->export_msg[0] != '\0') {
+		n += lines_put(l, y, x + n, LINES_NORMAL, "  ", end - x - n);
+		n += lines_put(l, y, x + n, strncmp(st->export_msg,
+		    "exported", 8) == 0 ? LINES_GOOD : LINES_WARN,
+		    st->export_msg, end - x - n);
+	}
 	if (st->cmd_msg[0] == '\0')
 		return;
 	n += lines_put(l, y, x + n, LINES_NORMAL, "  cmd: ", end - x - n);

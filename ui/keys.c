@@ -17,6 +17,7 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_SYM, KEYS_SYM_SPACE, 0, KEYS_PAUSE },
 	{ KEYS_CHAR, 'p', 0, KEYS_PAUSE },
 	{ KEYS_CHAR, 'z', 0, KEYS_RESET },
+	{ KEYS_CHAR, 'E', 0, KEYS_EXPORT },
 	{ KEYS_CHAR, 'l', KEYS_CTRL, KEYS_REDRAW },
 	{ KEYS_CHAR, 'z', KEYS_CTRL, KEYS_SUSPEND },
 
@@ -76,6 +77,8 @@ static const struct keys_info keys_infos[] = {
 	{ KEYS_PAUSE, "General", "Space p", "pause display, keep reading", "Pause", "Spc", KEYS_ANY, 0 },
 	{ KEYS_RESET, "General", "z", "reset the window counters", "Reset",
 	    "z", KEYS_ANY, 0 },
+	{ KEYS_EXPORT, "General", "E", "export profiles (window) to files",
+	    NULL, NULL, KEYS_ANY, 0 },
 	{ KEYS_REDRAW, "General", "^L", "redraw the screen", NULL, NULL,
 	    KEYS_ANY, 0 },
 	{ KEYS_SUSPEND, "General", "^Z", "suspend (fg to come back)", NULL,

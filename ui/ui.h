@@ -31,6 +31,7 @@ enum ui_action {
 	UI_TO_END,
 	UI_SEND,		/* *cmd filled */
 	UI_RESET_WINDOW,
+	UI_EXPORT,		/* cmd->id: the window on screen (model_win) */
 };
 
 /* ui.c */
@@ -192,6 +193,7 @@ enum keys_action {
 	KEYS_HEAP_PROF_ON,
 	KEYS_HEAP_PROF_OFF,
 	KEYS_CENSUS,
+	KEYS_EXPORT,
 	KEYS_NACTIONS
 };
 

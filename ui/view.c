@@ -387,6 +387,15 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_RESET:
 		snprintf(v->msg, sizeof v->msg, "window counters reset");
 		return UI_RESET_WINDOW;
+	case KEYS_EXPORT:
+		/* The cost-centre pane's window is the one on screen. */
+		memset(cmd, 0, sizeof *cmd);
+		cmd->id = MODEL_WRUN;
+		for (n = 0; n < VIEW_NPANES; n++) {
+			if (v->pane[n].ops == &pane_ccs_ops)
+				cmd->id = (uint8_t)v->pane[n].win;
+		}
+		return UI_EXPORT;
 	case KEYS_REDRAW:
 		v->redraw = 1;
 		return UI_NONE;

@@ -1,0 +1,385 @@
+/*
+ * t_export.c: the exports' model part (model-hist.c) and export.c on
+ * hand-made events: the census history's bounds (censuses, band entries,
+ * a census never half kept), bands evicted from the table, the samples by
+ * capability and their bound, the window of the export key, and a file
+ * that cannot be written.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evtop.h"
+#include "model.h"
+
+static int	passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) passed++;						\
+	else {								\
+		failed++;						\
+		printf("not ok - %s line %d: ", __func__, __LINE__);	\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+#define EQ(a, b) CHECK((uint64_t)(a) == (uint64_t)(b), "%s = %llu, want %llu", \
+	#a, (unsigned long long)(a), (unsigned long long)(b))
+
+#define MS	1000000ULL
+#define SEC	1000000000ULL
+
+static char	tmpdir[] = "/tmp/t_export.XXXXXX";
+
+static void
+apply(struct model *m, uint16_t kind, uint64_t t, struct proto_ev *ev)
+{
+	ev->kind = ev->tag = kind;
+	ev->time = t;
+	ev->cap = PROTO_NO_CAP;
+	model_apply(m, ev);
+}
+
+static void
+census_begin(struct model *m, uint64_t t)
+{
+	struct proto_ev	ev;
+
+	memset(&ev, 0, sizeof ev);
+	apply(m, PROTO_HEAP_PROF_SAMPLE_BEGIN, t, &ev);
+}
+
+static void
+census_end(struct model *m, uint64_t t)
+{
+	struct proto_ev	ev;
+
+	memset(&ev, 0, sizeof ev);
+	apply(m, PROTO_HEAP_PROF_SAMPLE_END, t, &ev);
+}
+
+static void
+band(struct model *m, uint64_t t, const char *label, uint64_t res)
+{
+	struct proto_ev	ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.u.heap_sample_str.residency = res;
+	ev.u.heap_sample_str.label.p = label;
+	ev.u.heap_sample_str.label.len = (uint32_t)strlen(label);
+	apply(m, PROTO_HEAP_PROF_SAMPLE_STRING, t, &ev);
+}
+
+static void
+sample(struct model *m, uint64_t t, uint32_t cap, const uint32_t *ids,
+    int depth)
+{
+	struct proto_ev	ev;
+	uint8_t		b[4 * 8];
+	int		i;
+
+	for (i = 0; i < depth; i++) {
+		b[4 * i] = (uint8_t)(ids[i] >> 24);
+		b[4 * i + 1] = (uint8_t)(ids[i] >> 16);
+		b[4 * i + 2] = (uint8_t)(ids[i] >> 8);
+		b[4 * i + 3] = (uint8_t)ids[i];
+	}
+	memset(&ev, 0, sizeof ev);
+	ev.u.prof_sample.cap = cap;
+	ev.u.prof_sample.ccs.ids = b;
+	ev.u.prof_sample.ccs.depth = (uint32_t)depth;
+	apply(m, PROTO_PROF_SAMPLE_COST_CENTRE, t, &ev);
+}
+
+/* Lines of a file that start with s, and the sum of the numbers after a
+ * tab on band lines. */
+static int
+file_count(const char *path, const char *s, uint64_t *bytes)
+{
+	FILE	*f = fopen(path, "r");
+	char	 line[1024], *tab;
+	int	 n = 0;
+
+	if (bytes != NULL)
+		*bytes = 0;
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, s, strlen(s)) == 0)
+			n++;
+		if (bytes != NULL && (tab = strchr(line, '\t')) != NULL)
+			*bytes += strtoull(tab + 1, NULL, 10);
+	}
+	fclose(f);
+	return n;
+}
+
+static int
+file_has(const char *path, const char *s)
+{
+	FILE	*f = fopen(path, "r");
+	char	 line[1024];
+	int	 yes = 0;
+
+	if (f == NULL)
+		return 0;
+	while (!yes && fgets(line, sizeof line, f) != NULL)
+		yes = strstr(line, s) != NULL;
+	fclose(f);
+	return yes;
+}
+
+/* More censuses than the history keeps: the oldest go, the JOB says so. */
+static void
+t_censuses(void)
+{
+	struct model		*m = model_new();
+	struct model_hist_info	 hi;
+	struct evtop_opts	 o;
+	char			 path[256], job[128];
+	uint64_t		 bytes, i, n = MODEL_HIST_CENSUSES + 76;
+
+	model_set_reorder(m, 0, 0);
+	for (i = 0; i < n; i++) {
+		census_begin(m, i * 10 * MS);
+		band(m, i * 10 * MS + 1, "a b", 100);
+		band(m, i * 10 * MS + 2, "c", 10);
+		band(m, i * 10 * MS + 3, "a b", 1);	/* a band again: summed */
+		census_end(m, i * 10 * MS + 4);
+	}
+	model_hist_info(m, &hi);
+	EQ(hi.censuses, MODEL_HIST_CENSUSES);
+	EQ(hi.dropped, 76);
+	memset(&o, 0, sizeof o);
+	snprintf(path, sizeof path, "%s/c.hp", tmpdir);
+	o.hp = path;
+	EQ(export_end(m, &o), 0);
+	EQ(file_count(path, "BEGIN_SAMPLE", &bytes), MODEL_HIST_CENSUSES);
+	EQ(file_count(path, "END_SAMPLE", NULL), MODEL_HIST_CENSUSES);
+	EQ(bytes, 111 * MODEL_HIST_CENSUSES);
+	EQ(file_count(path, "a_b\t101", NULL), MODEL_HIST_CENSUSES);
+	snprintf(job, sizeof job, "(evtop: the last %d censuses of %llu)",
+	    MODEL_HIST_CENSUSES, (unsigned long long)n);
+	CHECK(file_has(path, job), "JOB says %s", job);
+	CHECK(file_has(path, "BEGIN_SAMPLE 0.760000"), "the first kept is 76");
+	model_free(m);
+}
+
+/* Censuses of many bands: the entry ring drops whole censuses. */
+static void
+t_entries(void)
+{
+	struct model		*m = model_new();
+	struct model_hist_info	 hi;
+	struct evtop_opts	 o;
+	char			 path[256], label[32];
+	uint64_t		 bytes, c, b, nb = 6000, nc = 30;
+
+	model_set_reorder(m, 0, 0);
+	for (c = 0; c < nc; c++) {
+		census_begin(m, c * SEC);
+		for (b = 0; b < nb; b++) {
+			snprintf(label, sizeof label, "band%llu",
+			    (unsigned long long)b);
+			band(m, c * SEC + 1 + b, label, 2);
+		}
+		census_end(m, c * SEC + 1 + nb);
+	}
+	model_hist_info(m, &hi);
+	/* Whole censuses only: the kept ones fit in the entry ring. */
+	EQ(hi.censuses, MODEL_HIST_ENTRIES / nb);
+	EQ(hi.censuses + hi.dropped, nc);
+	memset(&o, 0, sizeof o);
+	snprintf(path, sizeof path, "%s/e.hp", tmpdir);
+	o.hp = path;
+	EQ(export_end(m, &o), 0);
+	EQ(file_count(path, "BEGIN_SAMPLE", &bytes), hi.censuses);
+	EQ(bytes, 2 * nb * hi.censuses);
+	model_free(m);
+}
+
+/* Bands evicted from the table are still counted, as "(evicted)". */
+static void
+t_evicted(void)
+{
+	struct model		*m = model_new();
+	struct evtop_opts	 o;
+	char			 path[256], label[32];
+	uint64_t		 bytes, b, nb = MODEL_MAX_BANDS + 100;
+
+	model_set_reorder(m, 0, 0);
+	census_begin(m, 0);
+	for (b = 0; b < nb; b++) {
+		snprintf(label, sizeof label, "x%llu", (unsigned long long)b);
+		band(m, 1 + b, label, 3);
+	}
+	census_end(m, SEC);
+	CHECK(m->hprof.bands_evicted > 0, "bands evicted");
+	memset(&o, 0, sizeof o);
+	snprintf(path, sizeof path, "%s/v.hp", tmpdir);
+	o.hp = path;
+	EQ(export_end(m, &o), 0);
+	EQ(file_count(path, "BEGIN_SAMPLE", &bytes), 1);
+	EQ(bytes, 3 * nb);
+	EQ(file_count(path, "(evicted)\t", NULL), 1);
+	model_free(m);
+}
+
+struct caps_seen {
+	uint64_t	 samples, empty, by_cap[4], depth3;
+	int		 ncap_max;
+};
+
+static void
+caps_row(void *arg, const struct model_stack_row *r,
+    const struct model_stack_cap *caps, int ncap)
+{
+	struct caps_seen	*s = arg;
+	int			 i;
+
+	s->samples += r->samples;
+	if (r->depth == 0)
+		s->empty += r->samples;
+	if (r->depth == 3)
+		s->depth3 += r->samples;
+	if (ncap > s->ncap_max)
+		s->ncap_max = ncap;
+	for (i = 0; i < ncap; i++) {
+		if (caps[i].cap < 4)
+			s->by_cap[caps[i].cap] += caps[i].samples;
+		if (i > 0 && caps[i].cap <= caps[i - 1].cap)
+			s->ncap_max = 999;	/* not ascending */
+	}
+}
+
+/* Samples by capability; caps past MODEL_MAX_CAPS count in the whole. */
+static void
+t_caps(void)
+{
+	struct model		*m = model_new();
+	struct model_hist_info	 hi;
+	struct caps_seen	 s;
+	static const uint32_t	 a[] = { 3, 2, 1 }, b[] = { 2, 1 };
+	uint64_t		 i;
+
+	model_set_reorder(m, 0, 0);
+	for (i = 0; i < 1000; i++) {
+		sample(m, i * MS, (uint32_t)(i % 4), a, 3);
+		sample(m, i * MS, 1, b, 2);
+		if (i % 10 == 0)
+			sample(m, i * MS, 2, NULL, 0);
+		if (i % 100 == 0)
+			sample(m, i * MS, 300, a, 3);
+	}
+	model_hist_info(m, &hi);
+	EQ(hi.stack_caps, 4 + 1 + 1);	/* a on 0-3, b on 1, empty on 2 */
+	EQ(hi.caps_full, 10);		/* cap 300 */
+	memset(&s, 0, sizeof s);
+	EQ(model_hist_stacks(m, MODEL_WRUN, caps_row, &s), m->prof.samples);
+	EQ(s.samples, 2000 + 100 + 10);
+	EQ(s.empty, 100);
+	EQ(s.depth3, 1010);
+	EQ(s.by_cap[0], 250);
+	EQ(s.by_cap[1], 250 + 1000);
+	EQ(s.by_cap[2], 250 + 100);
+	EQ(s.by_cap[3], 250);
+	CHECK(s.ncap_max == 4, "caps ascending, at most 4: %d", s.ncap_max);
+	/* Steady sampling makes no more entries. */
+	for (i = 1000; i < 5000; i++)
+		sample(m, i * MS, (uint32_t)(i % 4), a, 3);
+	model_hist_info(m, &hi);
+	EQ(hi.stack_caps, 6);
+	model_free(m);
+}
+
+/* The export key writes the window: 1 s holds the last second's samples
+ * and censuses only; names carry the program; a missing directory fails
+ * whole, leaving nothing behind. */
+static void
+t_key(void)
+{
+	struct model		*m = model_new();
+	struct evtop_opts	 o;
+	struct proto_ev		 ev;
+	static const uint32_t	 a[] = { 2, 1 };
+	static const char	 args[] = "./myprog\0+RTS\0-hT\0";
+	char			 msg[160], cmd[512], path[256];
+	uint64_t		 i, bytes;
+	FILE			*p;
+	int			 n;
+
+	model_set_reorder(m, 0, 0);
+	memset(&ev, 0, sizeof ev);
+	ev.u.capset_str.s.p = args;
+	ev.u.capset_str.s.len = sizeof args - 1;
+	apply(m, PROTO_PROGRAM_ARGS, 0, &ev);
+	for (i = 0; i < 5000; i++)		/* 5 s, 1 ms apart */
+		sample(m, i * MS, 0, a, 2);
+	for (i = 0; i < 50; i++) {		/* a census every 100 ms */
+		census_begin(m, i * 100 * MS);
+		band(m, i * 100 * MS + 1, "THUNK", 7);
+		census_end(m, i * 100 * MS + 2);
+	}
+	memset(&o, 0, sizeof o);
+	o.export_dir = tmpdir;
+	n = export_key(m, &o, MODEL_W1, msg, sizeof msg);
+	CHECK(n == 0 && strncmp(msg, "exported 1 s: myprog-", 21) == 0,
+	    "%d %s", n, msg);
+	CHECK(strstr(msg, ".speedscope.json .hp") != NULL, "%s", msg);
+	snprintf(cmd, sizeof cmd, "cat %s/myprog-*.folded", tmpdir);
+	if ((p = popen(cmd, "r")) != NULL) {
+		char line[256] = "";
+
+		if (fgets(line, sizeof line, p) == NULL)
+			line[0] = '\0';
+		pclose(p);
+		/* The window: 0.9 to 1 s long, 1 ms a sample. */
+		CHECK(strncmp(line, "#1;#2 ", 6) == 0 &&
+		    atoi(line + 6) >= 900 && atoi(line + 6) <= 1000,
+		    "the window's samples: %s", line);
+	}
+	snprintf(path, sizeof path, "sh -c 'ls %s/myprog-*.hp'", tmpdir);
+	if ((p = popen(path, "r")) != NULL) {
+		if (fgets(path, sizeof path, p) == NULL)
+			path[0] = '\0';
+		pclose(p);
+		path[strcspn(path, "\n")] = '\0';
+		n = file_count(path, "BEGIN_SAMPLE", &bytes);
+		CHECK(n >= 9 && n <= 10, "censuses in 1 s: %d", n);
+		EQ(bytes, 7 * (uint64_t)n);
+		CHECK(file_has(path, "JOB \"./myprog +RTS -hT\""), "JOB");
+	}
+	/* A directory that is not there: the reason, and no file. */
+	snprintf(path, sizeof path, "%s/none", tmpdir);
+	o.export_dir = path;
+	n = export_key(m, &o, MODEL_WRUN, msg, sizeof msg);
+	CHECK(n != 0 && strncmp(msg, "export failed: ", 15) == 0 &&
+	    strstr(msg, "No such file") != NULL, "%s", msg);
+	model_free(m);
+}
+
+int
+main(void)
+{
+	char	cmd[128];
+
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	t_censuses();
+	t_entries();
+	t_evicted();
+	t_caps();
+	t_key();
+	snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp >/dev/null", tmpdir);
+	CHECK(system(cmd) != 0, "no temporary file left in %s", tmpdir);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmpdir);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
