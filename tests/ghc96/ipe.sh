@@ -5,6 +5,7 @@
 #    reference reads for its address (table name, closure type number's name, source
 #    location), or none when the reference has none;
 #  - the largest bands of the last census are this module's closures, named;
+#  - the .hp export names them as the pane does, and hp2ps reads it;
 #  - the heap pane in tmux names them too, and Enter shows the whole entry.
 #
 #   tests/ghc96/ipe.sh EVTOP
@@ -63,6 +64,7 @@ ok "bands named as the reference's IPE entries ($named named, $bare without)" \
     test $bad -eq 0 -a $named -ge 10 -a $bare -ge 1
 
 jqe() { jq -e "$@" >/dev/null; }
+not() { ! "$@"; }
 # The last census: its largest bands are Main's closures, named.
 "$EVTOP" --batch --json "$LOG" | tail -n 1 >"$T/last.json"
 ok "the last census's 4 largest bands have entries of module Main" eq \
@@ -71,6 +73,16 @@ ok "a record constructor's band among the 10 largest, by its name" \
     jqe '[.heap.top_bands[] | select(.ipe.table_name | test("^Rec_"))
       | select(.ipe.type == "Rec" and .ipe.closure == "CONSTR")] | length > 0' "$T/last.json"
 ok "IPE events counted" eq "$(jq .heap.ipe.events "$T/last.json")" "$(wc -l <"$T/ref.tsv")"
+
+# The .hp export names the bands as the pane does (white space as _, for hp2ps).
+"$EVTOP" --batch --hp "$T/hi.hp" "$LOG" >/dev/null
+ok ".hp: the record constructor's band by its table name" \
+    grep -Eq "^Rec_Main_[0-9]+_con_info_\(Rec\)_(Main|Ipe.hs:[0-9:-]+)	[0-9]+$" "$T/hi.hp"
+ok ".hp: no band named by a bare address that has an entry" \
+    not grep -Eq "^$(jq -r '.heap.top_bands[0].band' "$T/last.json")	" "$T/hi.hp"
+if command -v hp2ps >/dev/null 2>&1; then
+	ok ".hp: hp2ps reads it" sh -c "cd '$T' && hp2ps hi.hp && test -s hi.ps"
+fi
 
 # The heap pane.
 if ! command -v tmux >/dev/null 2>&1; then
