@@ -40,12 +40,13 @@ ends_whole() { [ "$(tail -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = ffff ]; }
 not() { ! "$@"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# A finite run over SOCKET-KIND: fibber computes fib 24..28 and exits.
+# A finite run over SOCKET-KIND: fibber computes fib 24..30 and exits (long
+# enough for a census requested at the start, on a loaded machine too).
 finite() {	# finite NAME ENV...
 	local name=$1 d=$T/$1 p
 	shift
 	mkdir -p "$d"
-	env "$@" GHC_EVENTLOG_WAIT=1 $RUN96 "$P/fibber-prof" 24 25 26 27 28 \
+	env "$@" GHC_EVENTLOG_WAIT=1 $RUN96 "$P/fibber-prof" 24 25 26 27 28 29 30 \
 	    +RTS -l -hc --no-automatic-heap-samples --eventlog-flush-interval=0.2 \
 	    -RTS >"$d/out" 2>&1 &
 	p=$!
@@ -61,7 +62,7 @@ unix_finite() {
 	timeout 60 "$EVTOP" --batch --json --once --unix "$d/s.sock" \
 	    --record "$d/rec.eventlog" --send census >"$d/live.json" 2>"$d/err"
 	ok "unix: exit 0" eq $? 0
-	wait_exit "$p" 20
+	wait_exit "$p" 40
 	ok "unix: the census arrived" wait_for "$d/err" "census: a census arrived" 1
 	ok "unix: it is in the figures" test "$($JS get "$d/live.json" heap.censuses)" -ge 1
 	ok "unix: GHC 9.6 said" eq "$($JS get "$d/live.json" program.ghc | cut -c1-4)" "9.6."
@@ -69,7 +70,7 @@ unix_finite() {
 	    "$(jq -r '.program.heap_prof_opts | "\(.breakdown)/\(.automatic)"' \
 	    "$d/live.json")" "cost centre/false"
 	ok "unix: the whole stream, to the end marker" ends_whole "$d/rec.eventlog"
-	ok "unix: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 28"
+	ok "unix: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 30"
 	timeout 60 "$EVTOP" --batch --json "$d/rec.eventlog" >"$d/file.json" 2>/dev/null
 	ok "unix: the figures printed equal the recording's" same "$d/live.json" "$d/file.json"
 	ok "unix: its pid ($p)" eq "$($JS get "$d/live.json" program.pid)" "$p"
@@ -83,10 +84,10 @@ tcp_finite() {
 	timeout 60 "$EVTOP" --batch --json --once --tcp "127.0.0.1:$port" \
 	    --record "$d/rec.eventlog" --send census >"$d/live.json" 2>"$d/err"
 	ok "tcp: exit 0" eq $? 0
-	wait_exit "$p" 20
+	wait_exit "$p" 40
 	ok "tcp: the census arrived" wait_for "$d/err" "census: a census arrived" 1
 	ok "tcp: the whole stream, to the end marker" ends_whole "$d/rec.eventlog"
-	ok "tcp: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 28"
+	ok "tcp: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 30"
 	timeout 60 "$EVTOP" --batch --json "$d/rec.eventlog" >"$d/file.json" 2>/dev/null
 	ok "tcp: the figures printed equal the recording's" same "$d/live.json" "$d/file.json"
 }
@@ -110,14 +111,14 @@ restart() {
 	    2>"$d/err" &
 	e=$!
 	PIDS+=($e)
-	wait_exit "$p" 20
+	wait_exit "$p" 40
 	ok "restart: the first program ended" wait_for "$d/err" "closed after" 10
 	GHC_EVENTLOG_UNIX_PATH=$d/s.sock GHC_EVENTLOG_WAIT=1 $RUN96 "$P/fibber-prof" 21 \
 	    +RTS -l -hc --eventlog-flush-interval=0.1 -RTS >/dev/null 2>&1 &
 	q=$!
 	PIDS+=($q)
-	wait_exit "$q" 20
-	ok "restart: the second one read to its end" wait_count "$d/err" "closed after" 2 10
+	wait_exit "$q" 40
+	ok "restart: the second one read to its end" wait_count "$d/err" "closed after" 2 30
 	kill -INT "$e"
 	wait_exit "$e" 10
 	ok "restart: SIGINT: exit 0" eq $? 0
