@@ -321,12 +321,14 @@ test_effects(void)
 	control_status(ctl, &st);
 	ok(st.cmd_pending && !st.cmd_seen, "an older census is not its "
 	    "effect");
+	/* The era (0 but under -hb) is no census number: not said. */
 	ev_at(&ev, PROTO_HEAP_PROF_SAMPLE_BEGIN, ms(5100));
 	ev.u.sample.era = 7;
 	control_event(ctl, &ev);
 	control_status(ctl, &st);
 	ok(!st.cmd_pending && st.cmd_seen && strstr(st.cmd_msg,
-	    "census 7 arrived"), "census seen: %s", st.cmd_msg);
+	    "a census arrived") && strchr(st.cmd_msg, '7') == NULL,
+	    "census seen: %s", st.cmd_msg);
 
 	/* Stop heap profiling: samples every 100 ms go on for a while. */
 	for (t = 5200; t <= 6000; t += 100) {
@@ -379,7 +381,7 @@ test_effects(void)
 	ev.u.sample.era = 9;
 	control_event(ctl, &ev);
 	control_status(ctl, &st);
-	ok(st.cmd_pending && st.cmd_seen && strstr(st.cmd_msg, "census 9"),
+	ok(st.cmd_pending && st.cmd_seen && strstr(st.cmd_msg, "a census arrived"),
 	    "census seen while the stop is still watched: %s", st.cmd_msg);
 	ev_at(&ev, PROTO_RUN_THREAD, ms(8900));
 	control_event(ctl, &ev);
