@@ -1,12 +1,27 @@
 #!/usr/bin/env bash
-# Installs the Debian packages evtop needs to build and to run every test,
-# when missing: with apt-get as root, with sudo otherwise; prints the exact
-# apt-get line when neither is possible.  (npm's speedscope, for tests/export,
-# is installed by that test into build/npm on first use.)
+# Installs the Debian packages missing for what is asked, with apt-get as
+# root, with sudo otherwise; prints the exact apt-get line when neither is
+# possible.
+#
+#   .ci/deps.sh [build] [demo] [tests]	(none: all three)
+#
+# build: to build and run evtop; demo: ghc for the program demo.sh runs;
+# tests: what `make check` and the screenshots need besides (npm's
+# speedscope, for tests/export, is installed by that test into build/npm on
+# first use).
 set -euo pipefail
-pkgs=(build-essential pkg-config libncurses-dev libtermkey-dev uthash-dev
-      tmux clang libclang-rt-14-dev ghc ghc-prof libghc-ghc-events-dev jq
-      chromium fonts-dejavu-core python3 debootstrap prometheus nodejs npm)
+build=(build-essential pkg-config libncurses-dev libtermkey-dev uthash-dev)
+demo=(ghc ghc-prof)
+tests=(tmux clang libclang-rt-14-dev libghc-ghc-events-dev jq chromium
+       fonts-dejavu-core python3 debootstrap prometheus nodejs npm)
+[ $# -gt 0 ] || set -- build demo tests
+pkgs=()
+for set in "$@"; do
+  case $set in
+  build|demo|tests) eval 'pkgs+=("${'"$set"'[@]}")' ;;
+  *) echo "usage: .ci/deps.sh [build] [demo] [tests]" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

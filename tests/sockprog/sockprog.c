@@ -41,6 +41,9 @@
  * that the first client sees the whole log from its start-up events; with
  * SOCKPROG_LATE it is installed later, the way eventlog-socket's
  * GHC.Eventlog.Socket.start does it.
+ *
+ * sockprog_restart() (for demo/, GHC 9.0.2) has the RTS write its buffers
+ * now: the client still sees one stream.
  */
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -100,6 +103,7 @@ static int		 header_done;
 static struct chunk	*qhead, *qtail;
 static size_t		 qbytes;
 static int		 stopping, stopped;
+static int		 restarting, skip_header;	/* sockprog_restart() */
 static unsigned		 nclients;
 static int		 junk;
 static unsigned long long drop_after, sent_first;
@@ -191,6 +195,23 @@ sockprog_write(void *buf, size_t size)
 	size_t		 i;
 
 	pthread_mutex_lock(&mu);
+	/* A restart's end marker and new header are not the client's. */
+	if (restarting && size == 2 && p[0] == 0xff && p[1] == 0xff) {
+		pthread_mutex_unlock(&mu);
+		return true;
+	}
+	if (skip_header) {
+		for (i = 0; i + 4 <= size; i++)
+			if (memcmp(p + i, "datb", 4) == 0)
+				break;
+		if (i + 4 > size) {
+			pthread_mutex_unlock(&mu);
+			return true;
+		}
+		skip_header = 0;
+		p += i + 4;
+		size -= i + 4;
+	}
 	if (!header_done) {
 		/* Everything up to "datb" is the header. */
 		header = realloc(header, header_len + size);
@@ -232,6 +253,11 @@ static void
 sockprog_stop_writer(void)
 {
 	pthread_mutex_lock(&mu);
+	if (restarting) {
+		skip_header = 1;
+		pthread_mutex_unlock(&mu);
+		return;
+	}
 	stopping = 1;
 	pthread_mutex_unlock(&mu);
 	poke();
@@ -671,6 +697,29 @@ sockprog_late_start(void)
 	endEventLogging();
 	if (!startEventLogging(&sockprog_writer))
 		fprintf(stderr, "sockprog: startEventLogging failed\n");
+}
+
+/*
+ * End the eventlog and start it again: GHC 9.0.2 writes a buffer only when
+ * it is full or at the end, and has no other way to make it write the
+ * global one (the program's name, heap censuses, profiling samples).  The
+ * client sees one stream.  The caller keeps every other writer of the
+ * RTS's buffers out (demo/demo.c).
+ */
+void
+sockprog_restart(void)
+{
+	if (!serving() || wake[0] == -1)
+		return;
+	pthread_mutex_lock(&mu);
+	restarting = 1;
+	pthread_mutex_unlock(&mu);
+	endEventLogging();
+	if (!startEventLogging(&sockprog_writer))
+		fprintf(stderr, "sockprog: startEventLogging failed\n");
+	pthread_mutex_lock(&mu);
+	restarting = 0;
+	pthread_mutex_unlock(&mu);
 }
 
 int

@@ -8,8 +8,9 @@
 # when ghc is there: four capabilities, cost centres, a heap profile,
 # threads of every kind, messages), paused a few seconds in; the
 # nonmoving pane comes from tests/fixtures/nonmoving.eventlog, the -hi heap
-# pane from tests/fixtures/ghc96-ipe-hi.eventlog.  Without
-# ghc the demo is replaced by tests/fixtures/prof.eventlog.
+# pane from tests/fixtures/ghc96-ipe-hi.eventlog.  Without ghc the demo is
+# replaced by tests/fixtures/prof.eventlog.  With ghc, one shot is of
+# ./demo.sh live.
 #
 # usage: tests/ui/screenshots.sh [OUTDIR]	(default screenshots)
 set -eu
@@ -127,6 +128,17 @@ $T send-keys -t demo Enter 0 F1
 sleep_screen 'evtop keys'
 shot demo help 120 36
 $T kill-session -t demo
+
+# The live demo (./demo.sh: its program over a Unix socket), heap
+# profiling started with H, in its second phase (live data growing).
+if command -v ghc >/dev/null 2>&1; then
+	$T new-session -d -s live -x 120 -y 36 "env EVTOP_DEMO_PHASE=12 ./demo.sh"
+	wait_for live '^evtop evtop-demo ' 120
+	$T send-keys -t live H
+	wait_for live 'event (1[89]|2[0-9])\.' 60
+	shot live live-demo-120x36 120 36
+	$T send-keys -t live q
+fi
 
 # The nonmoving pane, from its fixture.
 $T new-session -d -s nm -x 120 -y 36 "./evtop --speed 0 tests/fixtures/nonmoving.eventlog"
