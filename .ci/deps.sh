@@ -24,6 +24,12 @@ for set in "$@"; do
 done
 missing=()
 for p in "${pkgs[@]}"; do
+  # Node.js from elsewhere (NodeSource's nodejs brings its own npm, which
+  # Debian's npm package conflicts with): its commands are enough.
+  case $p in
+  nodejs) command -v node >/dev/null 2>&1 && continue ;;
+  npm) command -v npm >/dev/null 2>&1 && continue ;;
+  esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
