@@ -15,7 +15,7 @@ fi
 S=$("$here/build.sh" sockprog) || { echo "not ok 1 - building tests/sockprog with GHC 9.6"; exit 1; }
 rc=0
 echo "# tests/sockprog built by GHC $("$here/chroot.sh" run ghc --numeric-version)"
-TMPDIR=$D/work "$here/../sockprog/sockprog.sh" "$EVTOP" "$S/sockprog" \
+TMPDIR=$D/work SOCKPROG_RTSX=--eventlog-flush-interval=0.1 "$here/../sockprog/sockprog.sh" "$EVTOP" "$S/sockprog" \
     "$here/chroot.sh exec" || rc=1
 "$here/peer.sh" "$EVTOP" || rc=1
 exit $rc

@@ -22,6 +22,10 @@ set -u
 EVTOP=${1:-./evtop}
 PROG=${2:-build/tests/sockprog/sockprog}
 RUN=${3:-}
+# Extra RTS options for a GHC that has them (run.sh: GHC 9.6's
+# --eventlog-flush-interval, so that a loaded machine still sends the
+# stream while the program runs, not all at its exit).
+RTSX=${SOCKPROG_RTSX:-}
 JS="python3 $(pwd)/tests/sources/js.py"
 
 if ! command -v ghc >/dev/null 2>&1; then
@@ -189,7 +193,7 @@ reconnect() {
 	mkdir -p $d
 	GHC_EVENTLOG_UNIX_PATH=$d/s.sock GHC_EVENTLOG_WAIT=1 \
 	    SOCKPROG_JUNK=1 SOCKPROG_DROP_AFTER=100000 SOCKPROG_SECONDS=5 \
-	    $PROG +RTS -l -RTS >/dev/null &
+	    $PROG +RTS -l $RTSX -RTS >/dev/null &
 	p=$!
 	PIDS+=($p)
 	"$EVTOP" --batch --json --interval 0.1 --unix $d/s.sock \
@@ -251,7 +255,7 @@ killed() {
 	local d=$T/killed p q e n got
 	mkdir -p $d
 	GHC_EVENTLOG_UNIX_PATH=$d/s.sock GHC_EVENTLOG_WAIT=1 \
-	    SOCKPROG_SECONDS=60 $PROG +RTS -l -RTS >/dev/null &
+	    SOCKPROG_SECONDS=60 $PROG +RTS -l $RTSX -RTS >/dev/null &
 	p=$!
 	PIDS+=($p)
 	"$EVTOP" --batch --json --interval 0.1 --unix $d/s.sock \
