@@ -44,7 +44,9 @@ def ok(cond, what, detail=""):
 
 
 def last_json(text):
-    objs = [json.loads(l) for l in text.splitlines() if l.startswith("{")]
+    """The last whole line of JSON (the one being written may be cut)."""
+    objs = [json.loads(l) for l in text.split("\n")[:-1]
+            if l.startswith("{")]
     return objs[-1] if objs else None
 
 
