@@ -866,6 +866,32 @@ loop_live_timeout(const struct loop *l, uint64_t now)
 /* ------------------------------------------------------------------ */
 /* The TUI. */
 
+/*
+ * What the loop polls besides its signals (and the terminal): the source
+ * (a live source's fd and its timeout, or a replay's pace) unless it has
+ * ended, then the serving sockets.  *srci: the source's entry, or -1.
+ */
+static int
+loop_poll_fds(struct loop *l, int source, struct pollfd *pfd, int n,
+    int *srci, int *timeout, uint64_t now)
+{
+	*srci = -1;
+	if (!source)
+		;
+	else if (l->src != NULL) {
+		*timeout = loop_min_timeout(*timeout, loop_live_timeout(l, now));
+		if (l->src->fd != -1 && loop_live_events(l) != 0) {
+			*srci = n;
+			pfd[n].fd = l->src->fd;
+			pfd[n++].events = loop_live_events(l);
+		}
+	} else
+		*timeout = loop_min_timeout(*timeout, replay_timeout_ms(l->rp,
+		    now));
+	*timeout = loop_serve_timeout(l, *timeout, now);
+	return loop_serve_fds(l, pfd, n);
+}
+
 int
 loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 {
@@ -917,20 +943,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		pfd[n++].events = POLLIN;
 		pfd[n].fd = ui->fd(l.ui);
 		pfd[n++].events = POLLIN;
-		srci = -1;
-		if (l.src != NULL) {
-			timeout = loop_min_timeout(timeout,
-			    loop_live_timeout(&l, now));
-			if (l.src->fd != -1 && loop_live_events(&l) != 0) {
-				srci = n;
-				pfd[n].fd = l.src->fd;
-				pfd[n++].events = loop_live_events(&l);
-			}
-		} else
-			timeout = loop_min_timeout(timeout,
-			    replay_timeout_ms(l.rp, now));
-		timeout = loop_serve_timeout(&l, timeout, now);
-		n = loop_serve_fds(&l, pfd, n);
+		n = loop_poll_fds(&l, 1, pfd, n, &srci, &timeout, now);
 		if (poll(pfd, (nfds_t)n, timeout) < 0) {
 			if (errno != EINTR) {
 				source_cause(&cause, "poll: %s",
@@ -1035,22 +1048,7 @@ loop_batch(const struct evtop_opts *opts)
 		n = 0;
 		pfd[n].fd = sig[0];
 		pfd[n++].events = POLLIN;
-		srci = -1;
-		if (ended)
-			;
-		else if (l.src != NULL) {
-			timeout = loop_min_timeout(timeout,
-			    loop_live_timeout(&l, now));
-			if (l.src->fd != -1 && loop_live_events(&l) != 0) {
-				srci = n;
-				pfd[n].fd = l.src->fd;
-				pfd[n++].events = loop_live_events(&l);
-			}
-		} else
-			timeout = loop_min_timeout(timeout,
-			    replay_timeout_ms(l.rp, now));
-		timeout = loop_serve_timeout(&l, timeout, now);
-		n = loop_serve_fds(&l, pfd, n);
+		n = loop_poll_fds(&l, !ended, pfd, n, &srci, &timeout, now);
 		if (poll(pfd, (nfds_t)n, timeout) < 0) {
 			if (errno != EINTR) {
 				fprintf(stderr, "evtop: poll: %s\n",
