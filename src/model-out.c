@@ -444,20 +444,22 @@ json_gc(const struct model *m, struct outbuf *ob)
 static void
 json_ipe(struct outbuf *ob, const struct model_ipe *e)
 {
+	const struct { const char *key, *v; } f[] = {
+		{ ",\"ipe\":{\"table_name\":", e ? e->table_name : NULL },
+		{ ",\"closure\":", e ? e->closure : NULL },
+		{ ",\"type\":", e ? e->type : NULL },
+		{ ",\"label\":", e ? e->label : NULL },
+		{ ",\"module\":", e ? e->module : NULL },
+		{ ",\"srcloc\":", e ? e->srcloc : NULL },
+	};
+	size_t	i;
+
 	if (e == NULL)
 		return;
-	outbuf_str(ob, ",\"ipe\":{\"table_name\":");
-	js_str(ob, e->table_name);
-	outbuf_str(ob, ",\"closure\":");
-	js_str(ob, e->closure);
-	outbuf_str(ob, ",\"type\":");
-	js_str(ob, e->type);
-	outbuf_str(ob, ",\"label\":");
-	js_str(ob, e->label);
-	outbuf_str(ob, ",\"module\":");
-	js_str(ob, e->module);
-	outbuf_str(ob, ",\"srcloc\":");
-	js_str(ob, e->srcloc);
+	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+		outbuf_str(ob, f[i].key);
+		js_str(ob, f[i].v);
+	}
 	outbuf_char(ob, '}');
 }
 
