@@ -453,13 +453,12 @@ header_step(struct proto_dec *d)
 	}
 }
 
-/* Fill ev for the event of total bytes at p, its payload after hdr. */
-static inline long
-framed(const struct proto_types *t, const uint8_t *p, size_t total,
-    size_t hdr, struct proto_ev *ev)
+/* Fill ev for the event of tag and total bytes at p, its payload after
+ * hdr. */
+static inline __attribute__((always_inline)) long
+framed(const struct proto_types *t, uint16_t tag, const uint8_t *p,
+    size_t total, size_t hdr, struct proto_ev *ev)
 {
-	uint16_t	tag = be16(p);
-
 	ev->tag = tag;
 	ev->kind = (uint16_t)(t->kind[tag] - 1);
 	ev->time = be64(p + 2);
@@ -469,34 +468,44 @@ framed(const struct proto_types *t, const uint8_t *p, size_t total,
 	return (long)total;
 }
 
+static __attribute__((noinline)) long
+frame_ipe(const struct proto_types *t, uint16_t tag, const uint8_t *p,
+    size_t n, struct proto_ev *ev)
+{
+	long	total = proto_frame_ipe(t->size, p, n);
+
+	return total <= 0 ? total : framed(t, tag, p, (size_t)total, 12, ev);
+}
+
 /*
  * Frame one event at p (n bytes there): 0 when more bytes are needed, -1 for
  * a tag the header did not declare, else the event's size with ev filled.
  */
-static long
+static inline __attribute__((always_inline)) long
 frame(const struct proto_types *t, const uint8_t *p, size_t n,
     struct proto_ev *ev)
 {
-	long	total;
-	int32_t	s;
+	long		total;
+	int32_t		s;
+	uint16_t	tag;
 
 	if (n < 2)
 		return 0;
-	s = t->size[be16(p)];
+	tag = be16(p);
+	s = t->size[tag];
 	if (s >= 2)
 		total = 10 + (long)(s - 2);
 	else if (s == 0)
 		return -1;
-	else if (s == PROTO_SIZES_IPE) {
-		if ((total = proto_frame_ipe(t->size, p, n)) <= 0)
-			return total;
-	} else if (n < 12)
+	else if (s == PROTO_SIZES_IPE)
+		return frame_ipe(t, tag, p, n, ev);	/* off the common path */
+	else if (n < 12)
 		return 0;
 	else
 		total = 12 + (long)be16(p + 10);
 	if (n < (size_t)total)
 		return 0;
-	return framed(t, p, (size_t)total, s >= 2 ? 10 : 12, ev);
+	return framed(t, tag, p, (size_t)total, s >= 2 ? 10 : 12, ev);
 }
 
 /* Whether the two bytes at p start an event declared in size, or the end. */
@@ -1233,16 +1242,14 @@ proto_dec_one(const struct proto_dec *d, const void *buf, size_t n,
 
 	if (d->types == NULL)
 		return PROTO_ERROR;
-	/* An IPE its reader framed one byte short (proto_frame_ipe) is
-	 * whole too. */
-	if (n >= 12 && d->types->size[be16(p)] == PROTO_SIZES_IPE &&
-	    n <= 12 + (size_t)be16(p + 10) &&
-	    n + 1 >= 12 + (size_t)be16(p + 10))
-		total = framed(d->types, p, n, 12, ev);
-	else
-		total = frame(d->types, p, n, ev);
-	if (total != (long)n)
-		return PROTO_ERROR;
+	if ((total = frame(d->types, p, n, ev)) != (long)n) {
+		/* An IPE its reader framed one byte short (proto_frame_ipe)
+		 * is whole too. */
+		if (n < 12 || d->types->size[be16(p)] != PROTO_SIZES_IPE ||
+		    n + 1 != 12 + (size_t)be16(p + 10))
+			return PROTO_ERROR;
+		framed(d->types, be16(p), p, n, 12, ev);
+	}
 	ev->cap = cap;
 	ev->off = 0;
 	return fields(ev) == NULL ? PROTO_EVENT : PROTO_ERROR;
