@@ -133,7 +133,7 @@ for log in tests/fixtures/gc.eventlog tests/fixtures/threads.eventlog; do
 		printf '%s\n' "$got" | diff "$here/$name.10ms" - | head -10
 	fi
 done
-[ -n "$nofig" ] && echo "SKIPPED: figures not compared, no NAME.figures.json " \
+[ -n "$nofig" ] && echo "SKIPPED: figures not compared, no NAME.figures.json" \
     "(gen.sh makes one where ghc-events 0.17 can read the log): $nofig"
 [ -n "$skipped" ] && echo "SKIPPED: $skipped"
 echo "$pass passed, $fail failed"

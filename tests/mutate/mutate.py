@@ -36,12 +36,13 @@ KEYS = ("id", "file", "from", "to", "equivalent")
 # survives them goes through the whole `make check`.
 QUICK = [
     (("proto/show.c", "proto/text.c", "proto/names.c", "src/show.c"),
-     ["check-proto"]),
-    (("proto/",), ["check-golden", "check-proto", "check-model"]),
+     ["check-rare", "check-proto"]),
+    (("proto/",), ["check-golden", "check-rare", "check-proto", "check-model"]),
     (("src/merge.c", "src/order.c", "src/feed.c"),
      ["check-golden", "check-proto", "check-merge"]),
     (("src/model", "src/outbuf.c", "src/batch.c"),
-     ["check-golden", "check-model", "check-outbuf", "check-ui"]),
+     ["check-golden", "check-model", "check-rare", "check-outbuf",
+      "check-ui"]),
     (("src/source", "src/control.c", "src/record.c", "src/loop.c"),
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
     (("ui/",), ["check-ui"]),
