@@ -765,6 +765,57 @@ t_thread_eviction(void)
 	lb_free(&b);
 }
 
+/*
+ * A thread running since before the window: its CPU in the 1 s and 10 s
+ * windows (the threads pane's CPU share) is the window's length, not its
+ * whole run; and what ran before the window is not in it.
+ */
+static void
+t_thread_window(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_thread_row	 rows[4];
+	uint64_t		 len;
+	int			 n, i, w;
+	static const enum model_win wins[] = { MODEL_W1, MODEL_W10 };
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 1);
+	ev_thr(&b, PROTO_RUN_THREAD, 0, 1);		/* runs on */
+	lb_block(&b, 1, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 2);
+	ev_thr(&b, PROTO_RUN_THREAD, 100 * MS, 2);
+	ev_stop(&b, 1100 * MS, 2, 3);			/* 1 s, long ago */
+	ev_thr(&b, PROTO_CREATE_THREAD, 25 * SEC + 350 * MS, 3);
+	m = run(&b, 0);
+	EQ(m->now, 25 * SEC + 350 * MS);
+	for (w = 0; w < 2; w++) {
+		len = m->now - model_win_start(m, wins[w]);
+		CHECK(len > 0 && len <= (wins[w] == MODEL_W1 ? 1 : 10) * SEC,
+		    "window %d: %llu ns", w, (unsigned long long)len);
+		n = model_threads_sorted(m, wins[w], MODEL_TSORT_CPU, rows,
+		    4, NULL);
+		for (i = 0; i < n; i++) {
+			if (rows[i].t->id == 1) {
+				EQ(rows[i].cpu_ns, len);
+				CHECK(rows[i].share > 0.999 &&
+				    rows[i].share < 1.001, "share %g",
+				    rows[i].share);
+			} else
+				EQ(rows[i].cpu_ns, 0);
+		}
+		CHECK(n >= 2, "%d rows", n);
+	}
+	n = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, rows, 4,
+	    NULL);
+	CHECK(n >= 2 && rows[0].t->id == 1 && rows[0].cpu_ns == m->now &&
+	    rows[1].t->id == 2 && rows[1].cpu_ns == SEC, "whole run");
+	model_free(m);
+	lb_free(&b);
+}
+
 /* The reorder buffer: blocks of two caps arrive out of order. */
 static void
 t_reorder(void)
@@ -1541,6 +1592,7 @@ main(int argc, char **argv)
 	t_gc_mmu();
 	t_threads();
 	t_thread_eviction();
+	t_thread_window();
 	t_reorder();
 	t_prof();
 	t_heap_prof();
