@@ -21,6 +21,7 @@ not build, or survives without a reason.
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -138,7 +139,10 @@ def sync_tree():
                 if f.read() == data:
                     continue
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy2(src, dst)
+        # A new time (not the source's): objects built from a mutant
+        # left there by a run cut short must be older.
+        shutil.copyfile(src, dst)
+        shutil.copymode(src, dst)
 
 
 def corpus():
@@ -250,7 +254,14 @@ def run(muts, quick):
     return 1 if gaps or bad else 0
 
 
+def stop(signum, frame):
+    # Through the finally clauses: the copy gets its file back.
+    raise SystemExit(128 + signum)
+
+
 def main(argv):
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
     quick = "--quick" in argv
     only = [a for a in argv if not a.startswith("--")]
     muts, errs = load()

@@ -307,6 +307,17 @@ test_gc(void)
 		    has(line_with(body, seq), fmt_ns(a, r->end - r->start)),
 		    "newest collection #%llu listed with its pause",
 		    (unsigned long long)r->seq);
+		/* gc.eventlog ends with a major collection followed by the
+		 * log's last HEAP_LIVE (66264 bytes, `evtop show`); the
+		 * minor one before it has none: its row says -. */
+		ok(r->gen == 1 && m->heap.live == 66264 &&
+		    has(line_with(body, seq), fmt_bytes(a, 66264)),
+		    "newest collection: live %s: %s", fmt_bytes(a, 66264),
+		    line_with(body, seq));
+		snprintf(seq, sizeof seq, "%6llu   0 ",
+		    (unsigned long long)r->seq - 1);
+		ok(has(line_with(body, seq), " - "), "the one before: no "
+		    "live bytes: %s", line_with(body, seq));
 	}
 	/* A tall pane draws the histogram as bars. */
 	body = uitest_pane(p, m, 100, 50);
