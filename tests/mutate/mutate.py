@@ -48,7 +48,7 @@ QUICK = [
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
     (("ui/",), ["check-ui"]),
 ]
-QUICK_TIMEOUT = 600
+QUICK_TIMEOUT = 300
 FULL_TIMEOUT = 1500
 
 
@@ -160,13 +160,23 @@ def make(target, log, timeout):
     with open(log, "a") as f:
         f.write("\n$ make %s\n" % target)
         f.flush()
+        # make leads a process group of its own: on a timeout the whole
+        # group goes, a test stuck in a loop too.
+        p = subprocess.Popen(cmd, cwd=TREE, stdout=f, stderr=subprocess.STDOUT,
+                             start_new_session=True)
         try:
-            r = subprocess.run(cmd, cwd=TREE, stdout=f, stderr=subprocess.STDOUT,
-                               timeout=timeout, start_new_session=True)
-        except subprocess.TimeoutExpired:
+            rc = p.wait(timeout=timeout)
+        except BaseException as e:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+            if not isinstance(e, subprocess.TimeoutExpired):
+                raise
             f.write("TIMEOUT after %d s\n" % timeout)
             return 2
-    return 0 if r.returncode == 0 else 1
+    return 0 if rc == 0 else 1
 
 
 def quick_targets(path):
