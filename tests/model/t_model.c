@@ -1098,6 +1098,36 @@ t_nonmoving(void)
 	lb_free(&b);
 }
 
+/* One GC_STATS_GHC a collection: a second one with no collection awaiting
+ * it (the last has its own) changes nothing. */
+static void
+t_gc_stats_once(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev0(&b, PROTO_GC_START, 1 * SEC);
+	ev0(&b, PROTO_GC_END, 1 * SEC + 100 * MS);
+	ev_stats(&b, 1 * SEC + 101 * MS, 1, 4096);
+	ev_stats(&b, 1 * SEC + 200 * MS, 0, 999);
+	ev_thr(&b, PROTO_CREATE_THREAD, 2 * SEC, 1);
+	m = run(&b, 0);
+	model_gc_window(m, MODEL_WRUN, &g);
+	EQ(g.count, 1);
+	EQ(g.count_gen[1], 1);
+	EQ(g.count_gen[0], 0);
+	EQ(g.count_nogen, 0);
+	EQ(g.copied, 4096);
+	CHECK(model_gc_recent(m, 0) != NULL &&
+	    model_gc_recent(m, 0)->copied == 4096 &&
+	    model_gc_recent(m, 0)->gen == 1, "the record keeps its stats");
+	model_free(m);
+	lb_free(&b);
+}
+
 /* Messages, sanitized; heap figures; sparks. */
 static void
 t_misc(void)
@@ -1126,6 +1156,9 @@ t_misc(void)
 	lb_block(&b, 1, 0);
 	ev_capset64(&b, PROTO_HEAP_ALLOCATED, 100 * MS, 0, 300);
 	ev_capset64(&b, PROTO_HEAP_ALLOCATED, 900 * MS, 0, 2300);
+	/* The cumulative count went back: it started again, and 800 bytes
+	 * are what was allocated since. */
+	ev_capset64(&b, PROTO_HEAP_ALLOCATED, 940 * MS, 0, 800);
 	ev0(&b, PROTO_SPARK_CREATE, 950 * MS);
 	ev_thr(&b, PROTO_CREATE_THREAD, 1000 * MS, 1);
 	m = run(&b, 0);
@@ -1136,9 +1169,10 @@ t_misc(void)
 	CHECK(g != NULL && strcmp(g->text, "hello.world") == 0 && g->cap == 0,
 	    "message");
 	CHECK(model_msg_recent(m, 3) == NULL, "ring");
-	/* Per cap: 1000 + 4000 and 300 + 2000; rates from the deltas. */
-	EQ(m->heap.allocated, 7300);
-	EQ(model_sum(m, MODEL_S_ALLOC, MODEL_WRUN), 6000);
+	/* Per cap: 1000 + 4000 and 300 + 2000 + 800; rates from the
+	 * deltas (the first of each cap is since the start). */
+	EQ(m->heap.allocated, 8100);
+	EQ(model_sum(m, MODEL_S_ALLOC, MODEL_WRUN), 6800);
 	EQ(m->heap.size, 1 << 20);
 	EQ(m->heap.live, 1 << 19);
 	/* Cap 0 has counters: 30 created; cap 1 only events: 1. */
@@ -1597,6 +1631,7 @@ main(int argc, char **argv)
 	t_prof();
 	t_heap_prof();
 	t_nonmoving();
+	t_gc_stats_once();
 	t_misc();
 	t_sessions();
 	t_errors();

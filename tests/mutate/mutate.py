@@ -43,7 +43,7 @@ QUICK = [
      ["check-golden", "check-proto", "check-merge"]),
     (("src/model", "src/outbuf.c", "src/batch.c"),
      ["check-golden", "check-model", "check-rare", "check-outbuf",
-      "check-ui"]),
+      "check-ui", "check-gcwin"]),
     (("src/source", "src/control.c", "src/record.c", "src/loop.c"),
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
     (("ui/",), ["check-ui"]),
