@@ -29,7 +29,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LIST = os.path.join(HERE, "mutants.txt")
-SCRATCH = os.path.join(ROOT, "build", "mutate")
+# MUTATE_DIR: another scratch directory, for a second run beside the first.
+SCRATCH = os.path.join(ROOT, os.environ.get("MUTATE_DIR",
+                                            os.path.join("build", "mutate")))
 TREE = os.path.join(SCRATCH, "tree")
 KEYS = ("id", "file", "from", "to", "equivalent")
 

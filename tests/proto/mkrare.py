@@ -3,7 +3,8 @@
 second opinion (tests/proto/second-opinion.sh compares `evtop show` with
 ghc-events 0.17 on it): every STOP_THREAD status 0..21 (with the black hole
 owner and the stack size where GHC posts them), MEM_RETURN with memory
-returned, two GC requests before one collection.  GHC 9.0's tags and sizes
+returned, two GC requests before one collection, a capability
+disabled and enabled, RTS messages (LOG_MSG).  GHC 9.0's tags and sizes
 (rts/include/rts/EventLogFormat.h); one block of cap 0."""
 import struct
 import sys
@@ -16,7 +17,11 @@ TYPES = {
     9: (0, "Start GC"),
     10: (0, "Finish GC"),
     11: (0, "Request sequential GC"),
+    16: (None, "Log message"),
     18: (14, "Block marker"),
+    45: (2, "Create capability"),
+    47: (2, "Disable capability"),
+    48: (2, "Enable capability"),
     90: (16, "Memory return statistics"),
 }
 
@@ -33,6 +38,8 @@ def header():
 
 
 def ev(tag, t, payload=b""):
+    if TYPES[tag][0] is None:
+        return struct.pack(">HQH", tag, t, len(payload)) + payload
     assert TYPES[tag][0] == len(payload), tag
     return struct.pack(">HQ", tag, t) + payload
 
@@ -61,6 +68,13 @@ def main(path):
     for cur, need, ret in ((40, 30, 7), (33, 31, 0), (33, 20, 12)):
         evs.append(ev(90, t, struct.pack(">IIII", 0, cur, need, ret)))
         t += 1000
+    # Capability 1 made, disabled twice, enabled once; two RTS messages.
+    for tag in (45, 47, 47, 48):
+        evs.append(ev(tag, t, struct.pack(">H", 1)))
+        t += 100
+    for text in (b"one", b"two"):
+        evs.append(ev(16, t, text))
+        t += 100
     body = b"".join(evs)
     # The block: its marker's own 24 bytes and the events after it.
     marker = ev(18, 1000, struct.pack(">IQH", 24 + len(body), t, 0))

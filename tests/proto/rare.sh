@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rare.sh EVTOP: `evtop show` of what no recorded log contains (every
 # STOP_THREAD status 0..21, MEM_RETURN with memory returned, two GC
-# requests; tests/proto/mkrare.py) against ghc-events 0.17, the second
+# requests, capabilities disabled, LOG_MSG; tests/proto/mkrare.py) against ghc-events 0.17, the second
 # opinion.  Where upstream ghc-events (HEAD, which `show` follows) and 0.17
 # print a status differently, shared/spec/EVENT_TABLE.md note S says what
 # HEAD prints: 18 "blocked in throwTo" (0.17: "waiting for data to be
@@ -53,7 +53,8 @@ m=$(grep -c "memory returned" "$tmp/ref")
 # a foreign call, throwTo); 17 (0.17: migrating), 19 (13 + 6,
 # ThreadMigrating) and 21 (nothing GHC posts on Linux) are runnable.  The
 # requests: the pause's sync counts from the first (2000 ns before the
-# start); MEM_RETURN: the last event's figures, the returned ones summed.
+# start); MEM_RETURN: the last event's figures, the returned ones summed;
+# cap 1 created once, disabled twice, enabled once; two LOG_MSG.
 if command -v jq >/dev/null 2>&1; then
 	got=$("$evtop" --batch --json "$tmp/rare.eventlog" | tail -n 1 | jq -c '[
 	    .threads.runnable, .threads.blocked, .threads.finished,
@@ -61,8 +62,9 @@ if command -v jq >/dev/null 2>&1; then
 	    .gc.requests, .gc.collections, .gc.sync_max_ns,
 	    .heap.mem_return.events, .heap.mem_return.current,
 	    .heap.mem_return.needed, .heap.mem_return.returned,
-	    .heap.mem_return.returned_total]')
-	want='[7,14,1,"4:1:thread blocked,6:1:making a foreign call,7:1:blocked on an MVar,8:1:blocked on a black hole,9:1:blocked on I/O read,10:1:blocked on I/O write,11:1:blocked on threadDelay,12:1:blocked in STM retry,13:1:blocked on asyncDoProc,14:1:blocked in a foreign call,15:1:blocked in a foreign call,16:1:blocked in throwTo,18:1:blocked in throwTo,20:1:blocked reading an MVar",2,1,2000,3,33,20,12,19]'
+	    .heap.mem_return.returned_total, .program.caps_created,
+	    .program.caps_enabled, .program.caps_disabled, .messages.log]')
+	want='[7,14,1,"4:1:thread blocked,6:1:making a foreign call,7:1:blocked on an MVar,8:1:blocked on a black hole,9:1:blocked on I/O read,10:1:blocked on I/O write,11:1:blocked on threadDelay,12:1:blocked in STM retry,13:1:blocked on asyncDoProc,14:1:blocked in a foreign call,15:1:blocked in a foreign call,16:1:blocked in throwTo,18:1:blocked in throwTo,20:1:blocked reading an MVar",2,1,2000,3,33,20,12,19,1,1,2,2]'
 	if [ "$got" != "$want" ]; then
 		echo "not ok - evtop --batch --json rare.eventlog:"
 		echo "  got  $got"
