@@ -595,6 +595,32 @@ test_threads(void)
 	ok(p->reverse == 1, "r reverses");
 	press(v, KEYS_CHAR, 'w', &cmd);
 	ok(p->win == MODEL_W1, "w cycles the window");
+	/* After `z` (the window counters restarted) the share is the
+	 * window's, 0, and the CPU column still the whole run's: the thread
+	 * with the most CPU shows its own cap and its whole CPU. */
+	k = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, all, 64,
+	    NULL);
+	model_reset_window(m);
+	p->win = MODEL_WRUN;
+	p->filter[0] = '\0';
+	body = uitest_pane(p, m, 100, 40);
+	{
+		const struct model_thread *t = all[0].t;
+		static const char *const st_names[] = { "runnable",
+		    "running", "blocked", "finished" };
+		char	id[16], mid[32], a[FMT_MAX];
+		const char *row;
+
+		snprintf(id, sizeof id, "%8u ", t->id);
+		snprintf(mid, sizeof mid, "%-9s%4d ", st_names[t->state],
+		    t->cap);
+		row = line_with(body, id);
+		ok(k > 0 && t->cap >= 0 && t->cpu_ns > 0 &&
+		    strncmp(row, id, strlen(id)) == 0 && has(row, mid) &&
+		    has(row, fmt_ns(a, t->cpu_ns)) && has(row, " 0.0%"),
+		    "after z: thread %u: cap %d, CPU in all %s: %s", t->id,
+		    t->cap, fmt_ns(a, t->cpu_ns), row);
+	}
 	view_free(v);
 	model_free(m);
 }
