@@ -632,7 +632,12 @@ t_threads(void)
 	ev0(&b, PROTO_GC_START, 900 * MS);
 	ev0(&b, PROTO_GC_END, 950 * MS);
 	ev_thr(&b, PROTO_CREATE_THREAD, 1000 * MS, 5);
+	/* Made on cap 1, sent to cap 0's queue: on cap 0 before it runs. */
+	ev(&b, PROTO_MIGRATE_THREAD, 1000 * MS, "\0\0\0\5\0\0", 6);
 	m = run(&b, 0);
+	t = model_thread_find(m, 5);
+	CHECK(t != NULL && t->cap == 0 && t->migrations == 1, "migrated: "
+	    "cap %d", t != NULL ? t->cap : -1);
 	EQ(m->threads.created, 4);
 	EQ(m->threads.finished, 1);
 	EQ(m->threads.table, 5);
@@ -1527,6 +1532,64 @@ t_gc_live_file(const char *path)
 	model_free(m);
 }
 
+/*
+ * The threads pane's cap column on a real log: a thread is on the cap it
+ * last ran or was created on, or the one it last migrated to
+ * (MIGRATE_THREAD's new cap), whichever came last; worked out from the
+ * events here.
+ */
+#define CAPS_N	4096
+static void
+t_thread_caps_file(const char *path)
+{
+	struct merge	*mg;
+	struct model	*m;
+	struct proto_ev	 e;
+	const struct model_thread *t;
+	char		*cause = NULL;
+	static int	 cap[CAPS_N];
+	uint32_t	 id;
+	int		 moved = 0, bad = 0, seen = 0;
+
+	if ((mg = merge_open(path, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	memset(cap, 0xff, sizeof cap);		/* -1: not known */
+	m = model_new();
+	model_set_reorder(m, 0, 0);
+	model_header(m, merge_dec(mg));
+	while (merge_next(mg, &e) == PROTO_EVENT) {
+		model_apply(m, &e);
+		switch (e.kind) {
+		case PROTO_RUN_THREAD:
+		case PROTO_CREATE_THREAD:
+		case PROTO_CREATE_SPARK_THREAD:
+			if (e.cap >= 0 && e.u.thread.thread < CAPS_N)
+				cap[e.u.thread.thread] = e.cap;
+			break;
+		case PROTO_MIGRATE_THREAD:
+			if (e.u.migrate.thread < CAPS_N) {
+				cap[e.u.migrate.thread] = e.u.migrate.cap;
+				moved++;
+			}
+			break;
+		}
+	}
+	merge_free(mg);
+	for (id = 0; id < CAPS_N; id++) {
+		if (cap[id] < 0 || (t = model_thread_find(m, id)) == NULL)
+			continue;
+		seen++;
+		if (t->cap != cap[id] && bad++ < 3)
+			CHECK(0, "%s: thread %u on cap %d, want %d", path, id,
+			    t->cap, cap[id]);
+	}
+	CHECK(bad == 0, "%s: %d of %d threads on the wrong cap (%d "
+	    "migrations)", path, bad, seen, moved);
+	model_free(m);
+}
+
 /* Read everything the UI can read, to /dev/null: no crash, no leak. */
 static void
 read_all(const struct model *m, FILE *null)
@@ -1640,6 +1703,7 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		t_file_vs_live(argv[i]);
 		t_gc_live_file(argv[i]);
+		t_thread_caps_file(argv[i]);
 		t_mutations(argv[i], 24);
 	}
 	printf("%d passed, %d failed\n", passed, failed);
