@@ -770,6 +770,38 @@ t_thread_eviction(void)
 	lb_free(&b);
 }
 
+/* THREAD_RUNNABLE (GHC before 7.x posted it): a blocked thread is runnable
+ * again, no longer counted as blocked on its MVar; a running one stays. */
+static void
+t_thread_runnable(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	const struct model_thread *t;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 1);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 2);
+	ev_thr(&b, PROTO_RUN_THREAD, 100 * MS, 1);
+	ev_stop(&b, 200 * MS, 1, 7);			/* blocked on an MVar */
+	ev_thr(&b, PROTO_RUN_THREAD, 200 * MS, 2);
+	ev_thr(&b, PROTO_THREAD_RUNNABLE, 300 * MS, 1);
+	ev_thr(&b, PROTO_THREAD_RUNNABLE, 300 * MS, 2);
+	m = run(&b, 0);
+	t = model_thread_find(m, 1);
+	CHECK(t != NULL && t->state == MODEL_T_RUNNABLE, "thread 1: state %d",
+	    t != NULL ? (int)t->state : -1);
+	t = model_thread_find(m, 2);
+	CHECK(t != NULL && t->state == MODEL_T_RUNNING, "thread 2: state %d",
+	    t != NULL ? (int)t->state : -1);
+	EQ(m->threads.by_state[MODEL_T_BLOCKED], 0);
+	EQ(m->threads.blocked_by[7], 0);
+	EQ(m->threads.by_state[MODEL_T_RUNNABLE], 1);
+	model_free(m);
+	lb_free(&b);
+}
+
 /*
  * A thread running since before the window: its CPU in the 1 s and 10 s
  * windows (the threads pane's CPU share) is the window's length, not its
@@ -1690,6 +1722,7 @@ main(int argc, char **argv)
 	t_threads();
 	t_thread_eviction();
 	t_thread_window();
+	t_thread_runnable();
 	t_reorder();
 	t_prof();
 	t_heap_prof();
