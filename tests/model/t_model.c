@@ -49,6 +49,7 @@ static const struct {
 	{ PROTO_USER_MSG, VAR }, { PROTO_RTS_IDENTIFIER, VAR },
 	{ PROTO_PROGRAM_ARGS, VAR }, { PROTO_OSPROCESS_PID, 8 },
 	{ PROTO_SPARK_COUNTERS, 56 }, { PROTO_SPARK_CREATE, 0 },
+	{ PROTO_SPARK_RUN, 0 },
 	{ PROTO_THREAD_LABEL, VAR }, { PROTO_CAP_CREATE, 2 },
 	{ PROTO_HEAP_ALLOCATED, 12 }, { PROTO_HEAP_SIZE, 12 },
 	{ PROTO_HEAP_LIVE, 12 }, { PROTO_GC_STATS_GHC, 58 },
@@ -1165,6 +1166,35 @@ t_gc_stats_once(void)
 	lb_free(&b);
 }
 
+/* Sparks run (SPARK_RUN events) before the cap's first SPARK_COUNTERS are
+ * in its count already: 2 events, then counters saying 5 converted, then
+ * 9: 9 converted in all, in the window as in the whole run. */
+static void
+t_sparks_baseline(void)
+{
+	struct lb	 b = { 0 };
+	struct model	*m;
+	uint8_t		 sc[56];
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev0(&b, PROTO_SPARK_RUN, 100 * MS);
+	ev0(&b, PROTO_SPARK_RUN, 200 * MS);
+	memset(sc, 0, sizeof sc);
+	be(sc + 24, 5, 8);	/* converted */
+	ev(&b, PROTO_SPARK_COUNTERS, 300 * MS, sc, 56);
+	be(sc + 24, 9, 8);
+	ev(&b, PROTO_SPARK_COUNTERS, 400 * MS, sc, 56);
+	m = run(&b, 0);
+	EQ(model_cap_sparks(m, m->caps[0], MODEL_S_SPARKS_CONVERTED,
+	    MODEL_WRUN), 9);
+	EQ(model_cap_sparks(m, m->caps[0], MODEL_S_SPARKS_CONVERTED,
+	    MODEL_W1), 9);
+	EQ(model_sum(m, MODEL_S_SPARKS_CONVERTED, MODEL_WRUN), 9);
+	model_free(m);
+	lb_free(&b);
+}
+
 /* Messages, sanitized; heap figures; sparks. */
 static void
 t_misc(void)
@@ -1728,6 +1758,7 @@ main(int argc, char **argv)
 	t_heap_prof();
 	t_nonmoving();
 	t_gc_stats_once();
+	t_sparks_baseline();
 	t_misc();
 	t_sessions();
 	t_errors();
