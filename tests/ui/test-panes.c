@@ -318,6 +318,11 @@ test_gc(void)
 		    (unsigned long long)r->seq - 1);
 		ok(has(line_with(body, seq), " - "), "the one before: no "
 		    "live bytes: %s", line_with(body, seq));
+		/* Its GC_STATS_GHC (`evtop show`): 2 par threads, 534456
+		 * bytes copied in all, 288 of them balanced: balance 0.00
+		 * (the largest share, 533232, would be 1.00). */
+		ok(has(line_with(body, seq), "    2  0.00 "), "its balance: "
+		    "%s", line_with(body, seq));
 	}
 	/* A tall pane draws the histogram as bars. */
 	body = uitest_pane(p, m, 100, 50);
@@ -354,6 +359,28 @@ test_prof(void)
 	    "%s (%lld of %lld samples): %s", a, top, samples, row1);
 	ok(has(row1, " \xe2\x86\x90 Main.main"), "its callers follow, "
 	    "innermost first");
+	/* A row whose self and total shares differ shows both: the self
+	 * share is its samples innermost over all samples. */
+	{
+		struct model_cc_row	 cr[16];
+		char			 lab[128], b2[FMT_MAX];
+		const char		*row = "";
+		int			 n, j, found = 0;
+
+		n = model_top_ccs(m, MODEL_WRUN, 0, cr, 16, NULL);
+		for (j = 0; j < n && !found; j++) {
+			if (strcmp(fmt_pct(a, (double)cr[j].cc->self /
+			    (double)samples), fmt_pct(b2, cr[j].total_share))
+			    == 0 || cr[j].cc->label[0] == '\0')
+				continue;
+			snprintf(lab, sizeof lab, "%s.%s", cr[j].cc->module,
+			    cr[j].cc->label);
+			row = line_with(body, lab);
+			found = row[0] != '\0';
+		}
+		ok(found && has(row, a) && has(row, b2), "self %s and total "
+		    "%s: %s", a, b2, row);
+	}
 	/* s: by total; the outermost cost centres come first. */
 	p->focus = 1;
 	ok(p->ops->action(p, KEYS_SELF_TOTAL) && p->sort == 1, "s sorts by "
