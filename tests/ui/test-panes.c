@@ -477,6 +477,34 @@ test_nonmoving(void)
 	ok(marks > 0 && has(body, want), "nonmoving: %s", want);
 	ok(has(body, "occupancy") && has(body, "\xe2\x96\x88"),
 	    "occupancy bars");
+	/* A size's row: occupancy live / capacity, fragmentation the rest. */
+	{
+		const struct model_nm_size *z = NULL;
+		char	 lead[64], b1[FMT_MAX], b2[FMT_MAX], b3[FMT_MAX];
+		double	 occ = 0;
+		int	 i;
+
+		for (i = 0; i < m->nm.nsizes && z == NULL; i++) {
+			z = &m->nm.sizes[i];
+			occ = z->capacity > 0 ? (double)z->live /
+			    (double)z->capacity : 0;
+			if (occ > 1)
+				occ = 1;
+			if (z->capacity == 0 || strcmp(fmt_pct(b1, occ),
+			    fmt_pct(b2, 1 - occ)) == 0)
+				z = NULL;
+		}
+		if (z != NULL) {
+			snprintf(lead, sizeof lead, "%7s %7u %7u ",
+			    fmt_bytes(b3, z->blk_size), z->active, z->filled);
+			fmt_pct(b1, occ);
+			fmt_pct(b2, 1 - occ);
+		}
+		ok(z != NULL && has(line_with(body, lead), b1) &&
+		    has(line_with(body, lead), b2), "nonmoving: occupancy %s, "
+		    "fragmentation %s: %s", b1, b2, z != NULL ?
+		    line_with(body, lead) : "(no size)");
+	}
 	model_free(m);
 	/* Not shown in the overview without nonmoving activity. */
 	if ((m = load("gc")) != NULL) {
@@ -671,6 +699,19 @@ test_sparks(void)
 	    has(body, want), "sparks line: %s", line_with(body, "sparks"));
 	ok(has(body, "   0 ") && has(body, "   1 ") && has(body, " all "),
 	    "a row per capability and the sum");
+	/* The sum's row: the mutator's share, then the GC's. */
+	{
+		struct model_util	u;
+		char			b1[FMT_MAX], b2[FMT_MAX];
+		const char		*row = line_with(body, " all ");
+
+		model_caps_util(m, MODEL_WRUN, &u);
+		fmt_pct(b1, u.run);
+		fmt_pct(b2, u.gc);
+		ok(u.gc > 0 && strcmp(b1, b2) != 0 && has(row, b1) &&
+		    has(strstr(row, b1) + strlen(b1), b2), "all caps: "
+		    "mutator %s, GC %s: %s", b1, b2, row);
+	}
 	view_free(v);
 	model_free(m);
 }
@@ -698,6 +739,12 @@ test_view(void)
 	    0));
 	ok(has(nth_line(f, 1), "gc.eventlog") && has(nth_line(f, 1), "done"),
 	    "header: source and state: %s", nth_line(f, 1));
+	/* The events read: ghc-events counts 4779 in gc.eventlog. */
+	snprintf(want, sizeof want, "  %s events", fmt_count(first,
+	    (double)figure("gc", NULL, "events_total")));
+	ok(figure("gc", NULL, "events_total") == 4779 &&
+	    has(nth_line(f, 1), want), "header: %s: %s", want,
+	    nth_line(f, 1));
 	ok(has(f, " 1 Capabilities") && has(f, " 2 GC") && has(f, " 3 Heap"),
 	    "overview at 80x24 has caps, GC and heap");
 	ok(count_lines_with(f, " 2 GC ") == 1, "each pane once");
