@@ -354,6 +354,11 @@ json_threads(const struct model *m, struct outbuf *ob)
 		if (t->blocked_by[i] == 0)
 			continue;
 		txt = proto_stop_status((uint16_t)i, &w);
+		/* A text made to go on with the owner or the size: a count
+		 * of threads has neither. */
+		if (w)
+			txt = i == 8 ? "blocked on a black hole" :
+			    "stack overflow";
 		js_i(ob, first ? "\"" : ",\"", i);
 		outbuf_str(ob, "\":{\"reason\":");
 		js_str(ob, txt);

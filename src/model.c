@@ -906,8 +906,14 @@ model_heap_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		if (b > h->live_max)
 			h->live_max = b;
 		model_gauge(m, MODEL_S_HEAP_LIVE, b);
-		if (p->live_pending) {
-			p->gcrec[(p->gcseq - 1) % MODEL_NGCREC].live = b;
+		/* The live bytes of the latest collection: the GC leader
+		 * posts them after its own GC_END, before or after the other
+		 * caps' (stat_endGC).  Open, it is p->open; ended, the
+		 * record gcseq. */
+		if (p->n_in_gc > 0)
+			p->open.live = b;
+		else if (p->live_pending) {
+			p->gcrec[p->gcseq % MODEL_NGCREC].live = b;
 			p->live_pending = 0;
 		}
 		break;

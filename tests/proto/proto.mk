@@ -1,5 +1,5 @@
-# Decoder tests: vectors, every-split equivalence, show conformance, and the
-# same under ASan and UBSan.
+# Decoder tests: vectors, every-split equivalence, show conformance (with
+# rare.sh: what no recorded log contains), and the same under ASan and UBSan.
 CORPUS	?= ../shared/conformance/ghc-events
 SPLIT_FILES = $(wildcard $(CORPUS)/*.eventlog) $(wildcard tests/fixtures/*.eventlog)
 SAN_CC	?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
@@ -34,6 +34,10 @@ check-proto: evtop build/tests/t_vectors build/tests/t_split
 	tests/proto/conformance.sh ./evtop $(CORPUS)
 	tests/proto/second-opinion.sh ./evtop $(wildcard tests/fixtures/*.eventlog)
 
+# What no recorded log contains, shown and counted (tests/proto/mkrare.py).
+check-rare: evtop
+	tests/proto/rare.sh ./evtop
+
 check-proto-asan: build/san/t_vectors build/san/t_split build/san/evtop-fan2
 	build/san/t_vectors | tail -n 1
 	build/san/t_split -a 4096 $(wildcard $(CORPUS)/*.eventlog) | tail -n 1
@@ -42,5 +46,5 @@ check-proto-asan: build/san/t_vectors build/san/t_split build/san/evtop-fan2
 
 asan: check-proto-asan
 
-CHECKS += check-proto check-proto-asan
-.PHONY: check-proto check-proto-asan asan
+CHECKS += check-proto check-rare check-proto-asan
+.PHONY: check-proto check-rare check-proto-asan asan

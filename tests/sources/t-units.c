@@ -131,6 +131,26 @@ static const struct source_ops fake_ops = {
 	.control = 1,
 };
 
+/* A busy socket: the real one, but it takes at most 5 bytes a call and
+ * says EAGAIN every other call, so each command goes in several parts. */
+static int	busy_calls;
+
+static ssize_t
+busy_write(struct source *src, const void *buf, size_t len)
+{
+	if (busy_calls++ % 2 == 1) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return write(src->fd, buf, len < 5 ? len : 5);
+}
+
+static const struct source_ops busy_ops = {
+	.name = "busy",
+	.write = busy_write,
+	.control = 1,
+};
+
 /* A struct source over one end of a socketpair, as if connected. */
 static void
 fake_source(struct source *src, int fd)
@@ -172,6 +192,46 @@ parse_msgs(const uint8_t *p, size_t n, struct evtop_cmd *out, int max,
 	if (i < n)
 		*junk += n - i;
 	return k;
+}
+
+/* Commands written in parts on a busy socket arrive whole, in order. */
+static void
+test_busy(void)
+{
+	struct control		*ctl = control_new();
+	struct source		 src;
+	struct evtop_cmd	 c, got[8];
+	uint8_t			 rx[4096];
+	size_t			 nrx = 0, junk;
+	ssize_t			 r;
+	int			 sv[2], i, k, rounds = 0;
+
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	fake_source(&src, sv[0]);
+	src.ops = &busy_ops;
+	for (i = 0; i < 3; i++) {
+		memset(&c, 0, sizeof c);
+		strcpy(c.ns, CONTROL_NS);
+		c.id = (uint8_t)(3 + i);
+		control_queue(ctl, &c, 1);
+	}
+	while (control_pending(ctl) && rounds++ < 1000)
+		if (control_flush(ctl, &src) != 0)
+			break;
+	while ((r = read(sv[1], rx + nrx, sizeof rx - nrx)) > 0)
+		nrx += (size_t)r;
+	k = parse_msgs(rx, nrx, got, 8, &junk);
+	/* Each: 4 magic, a version, a length, the namespace, the id. */
+	ok(!control_pending(ctl) && nrx == 3 * (6 + strlen(CONTROL_NS) + 1) &&
+	    k == 3 && junk == 0 && got[0].id == 3 && got[1].id == 4 &&
+	    got[2].id == 5 && strcmp(got[2].ns, CONTROL_NS) == 0,
+	    "busy socket: 3 commands whole, in parts of 5 bytes (%zu bytes, "
+	    "%d commands, %zu junk, %d rounds)", nrx, k, junk, rounds);
+	close(sv[0]);
+	close(sv[1]);
+	control_free(ctl);
 }
 
 static void
@@ -511,7 +571,10 @@ test_record(void)
 	record_end(rec, 0, 0, &cause);
 	record_end(rec, 0, 0, &cause);		/* a connection with nothing */
 	record_write(rec, junk, sizeof junk, &cause);
-	record_write(rec, body, sizeof body - 1, &cause);
+	/* In two writes, the second short: the cut is counted from the
+	 * connection's first recorded byte, not from the last write's. */
+	record_write(rec, body, sizeof body - 3, &cause);
+	record_write(rec, body + sizeof body - 3, 2, &cause);
 	ok(strstr(record_path(rec), "rec.eventlog.1") != NULL,
 	    "second file: %s", record_path(rec));
 	/* It ended without ff ff: cut after 30 bytes of the connection
@@ -981,6 +1044,7 @@ main(void)
 	test_parse();
 	test_encode();
 	test_queue();
+	test_busy();
 	test_effects();
 	test_record();
 	test_unix();

@@ -110,6 +110,10 @@ test_fmt(void)
 	is(fmt_bytes(b, 0), "0B", "bytes 0");
 	is(fmt_bytes(b, 1023), "1023B", "bytes 1023");
 	is(fmt_bytes(b, 1536), "1.50K", "bytes 1.5K");
+	is(fmt_bytes(b, 1024), "1.00K", "bytes 1024 is 1K, not 1024B");
+	/* Three significant figures up to the next unit digit. */
+	is(fmt_bytes(b, 10199), "9.96K", "bytes 9.96K (10199)");
+	is(fmt_bytes(b, 10234), "9.99K", "bytes 9.99K (10234)");
 	is(fmt_bytes(b, 12 * 1048576 + 300000), "12.3M", "bytes 12.3M");
 	is(fmt_bytes(b, 500ULL << 30), "500G", "bytes 500G");
 	is(fmt_count(b, 999), "999", "count 999");
@@ -118,6 +122,9 @@ test_fmt(void)
 	is(fmt_count(b, 2.5e6), "2.5M", "count 2.5M");
 	is(fmt_ns(b, 850), "850ns", "ns");
 	is(fmt_ns(b, 1500), "1.5us", "us");
+	/* From 10 us, whole microseconds. */
+	is(fmt_ns(b, 25300), "25us", "us 25");
+	is(fmt_ns(b, 9990), "10.0us", "us 9.99 rounds to 10.0");
 	is(fmt_ns(b, 1234567), "1.23ms", "ms");
 	is(fmt_ns(b, 24647627), "24.6ms", "ms 24.6 (gc.eventlog's max)");
 	is(fmt_ns(b, 2500000000ULL), "2.50s", "s");

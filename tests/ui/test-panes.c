@@ -307,6 +307,22 @@ test_gc(void)
 		    has(line_with(body, seq), fmt_ns(a, r->end - r->start)),
 		    "newest collection #%llu listed with its pause",
 		    (unsigned long long)r->seq);
+		/* gc.eventlog ends with a major collection followed by the
+		 * log's last HEAP_LIVE (66264 bytes, `evtop show`); the
+		 * minor one before it has none: its row says -. */
+		ok(r->gen == 1 && m->heap.live == 66264 &&
+		    has(line_with(body, seq), fmt_bytes(a, 66264)),
+		    "newest collection: live %s: %s", fmt_bytes(a, 66264),
+		    line_with(body, seq));
+		snprintf(seq, sizeof seq, "%6llu   0 ",
+		    (unsigned long long)r->seq - 1);
+		ok(has(line_with(body, seq), " - "), "the one before: no "
+		    "live bytes: %s", line_with(body, seq));
+		/* Its GC_STATS_GHC (`evtop show`): 2 par threads, 534456
+		 * bytes copied in all, 288 of them balanced: balance 0.00
+		 * (the largest share, 533232, would be 1.00). */
+		ok(has(line_with(body, seq), "    2  0.00 "), "its balance: "
+		    "%s", line_with(body, seq));
 	}
 	/* A tall pane draws the histogram as bars. */
 	body = uitest_pane(p, m, 100, 50);
@@ -343,6 +359,28 @@ test_prof(void)
 	    "%s (%lld of %lld samples): %s", a, top, samples, row1);
 	ok(has(row1, " \xe2\x86\x90 Main.main"), "its callers follow, "
 	    "innermost first");
+	/* A row whose self and total shares differ shows both: the self
+	 * share is its samples innermost over all samples. */
+	{
+		struct model_cc_row	 cr[16];
+		char			 lab[128], b2[FMT_MAX];
+		const char		*row = "";
+		int			 n, j, found = 0;
+
+		n = model_top_ccs(m, MODEL_WRUN, 0, cr, 16, NULL);
+		for (j = 0; j < n && !found; j++) {
+			if (strcmp(fmt_pct(a, (double)cr[j].cc->self /
+			    (double)samples), fmt_pct(b2, cr[j].total_share))
+			    == 0 || cr[j].cc->label[0] == '\0')
+				continue;
+			snprintf(lab, sizeof lab, "%s.%s", cr[j].cc->module,
+			    cr[j].cc->label);
+			row = line_with(body, lab);
+			found = row[0] != '\0';
+		}
+		ok(found && has(row, a) && has(row, b2), "self %s and total "
+		    "%s: %s", a, b2, row);
+	}
 	/* s: by total; the outermost cost centres come first. */
 	p->focus = 1;
 	ok(p->ops->action(p, KEYS_SELF_TOTAL) && p->sort == 1, "s sorts by "
@@ -439,6 +477,34 @@ test_nonmoving(void)
 	ok(marks > 0 && has(body, want), "nonmoving: %s", want);
 	ok(has(body, "occupancy") && has(body, "\xe2\x96\x88"),
 	    "occupancy bars");
+	/* A size's row: occupancy live / capacity, fragmentation the rest. */
+	{
+		const struct model_nm_size *z = NULL;
+		char	 lead[64], b1[FMT_MAX], b2[FMT_MAX], b3[FMT_MAX];
+		double	 occ = 0;
+		int	 i;
+
+		for (i = 0; i < m->nm.nsizes && z == NULL; i++) {
+			z = &m->nm.sizes[i];
+			occ = z->capacity > 0 ? (double)z->live /
+			    (double)z->capacity : 0;
+			if (occ > 1)
+				occ = 1;
+			if (z->capacity == 0 || strcmp(fmt_pct(b1, occ),
+			    fmt_pct(b2, 1 - occ)) == 0)
+				z = NULL;
+		}
+		if (z != NULL) {
+			snprintf(lead, sizeof lead, "%7s %7u %7u ",
+			    fmt_bytes(b3, z->blk_size), z->active, z->filled);
+			fmt_pct(b1, occ);
+			fmt_pct(b2, 1 - occ);
+		}
+		ok(z != NULL && has(line_with(body, lead), b1) &&
+		    has(line_with(body, lead), b2), "nonmoving: occupancy %s, "
+		    "fragmentation %s: %s", b1, b2, z != NULL ?
+		    line_with(body, lead) : "(no size)");
+	}
 	model_free(m);
 	/* Not shown in the overview without nonmoving activity. */
 	if ((m = load("gc")) != NULL) {
@@ -584,6 +650,32 @@ test_threads(void)
 	ok(p->reverse == 1, "r reverses");
 	press(v, KEYS_CHAR, 'w', &cmd);
 	ok(p->win == MODEL_W1, "w cycles the window");
+	/* After `z` (the window counters restarted) the share is the
+	 * window's, 0, and the CPU column still the whole run's: the thread
+	 * with the most CPU shows its own cap and its whole CPU. */
+	k = model_threads_sorted(m, MODEL_WRUN, MODEL_TSORT_CPU, all, 64,
+	    NULL);
+	model_reset_window(m);
+	p->win = MODEL_WRUN;
+	p->filter[0] = '\0';
+	body = uitest_pane(p, m, 100, 40);
+	{
+		const struct model_thread *t = all[0].t;
+		static const char *const st_names[] = { "runnable",
+		    "running", "blocked", "finished" };
+		char	id[16], mid[32], a[FMT_MAX];
+		const char *row;
+
+		snprintf(id, sizeof id, "%8u ", t->id);
+		snprintf(mid, sizeof mid, "%-9s%4d ", st_names[t->state],
+		    t->cap);
+		row = line_with(body, id);
+		ok(k > 0 && t->cap >= 0 && t->cpu_ns > 0 &&
+		    strncmp(row, id, strlen(id)) == 0 && has(row, mid) &&
+		    has(row, fmt_ns(a, t->cpu_ns)) && has(row, " 0.0%"),
+		    "after z: thread %u: cap %d, CPU in all %s: %s", t->id,
+		    t->cap, fmt_ns(a, t->cpu_ns), row);
+	}
 	view_free(v);
 	model_free(m);
 }
@@ -607,6 +699,19 @@ test_sparks(void)
 	    has(body, want), "sparks line: %s", line_with(body, "sparks"));
 	ok(has(body, "   0 ") && has(body, "   1 ") && has(body, " all "),
 	    "a row per capability and the sum");
+	/* The sum's row: the mutator's share, then the GC's. */
+	{
+		struct model_util	u;
+		char			b1[FMT_MAX], b2[FMT_MAX];
+		const char		*row = line_with(body, " all ");
+
+		model_caps_util(m, MODEL_WRUN, &u);
+		fmt_pct(b1, u.run);
+		fmt_pct(b2, u.gc);
+		ok(u.gc > 0 && strcmp(b1, b2) != 0 && has(row, b1) &&
+		    has(strstr(row, b1) + strlen(b1), b2), "all caps: "
+		    "mutator %s, GC %s: %s", b1, b2, row);
+	}
 	view_free(v);
 	model_free(m);
 }
@@ -634,6 +739,12 @@ test_view(void)
 	    0));
 	ok(has(nth_line(f, 1), "gc.eventlog") && has(nth_line(f, 1), "done"),
 	    "header: source and state: %s", nth_line(f, 1));
+	/* The events read: ghc-events counts 4779 in gc.eventlog. */
+	snprintf(want, sizeof want, "  %s events", fmt_count(first,
+	    (double)figure("gc", NULL, "events_total")));
+	ok(figure("gc", NULL, "events_total") == 4779 &&
+	    has(nth_line(f, 1), want), "header: %s: %s", want,
+	    nth_line(f, 1));
 	ok(has(f, " 1 Capabilities") && has(f, " 2 GC") && has(f, " 3 Heap"),
 	    "overview at 80x24 has caps, GC and heap");
 	ok(count_lines_with(f, " 2 GC ") == 1, "each pane once");
