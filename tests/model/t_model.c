@@ -351,11 +351,11 @@ feed(struct model *m, struct lb *b)
 	proto_dec_free(d);
 }
 
-/* As a file: through merge_next, in time order. */
+/* As a file: through reader_next, in time order. */
 static void
 feed_file(struct model *m, struct lb *b)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct proto_ev	 e;
 	char		 path[] = "/tmp/t_model.XXXXXX", *cause = NULL;
 	FILE		*f;
@@ -366,17 +366,17 @@ feed_file(struct model *m, struct lb *b)
 		abort();
 	fwrite(b->p, 1, b->n, f);
 	fclose(f);
-	if ((mg = merge_open(path, &cause)) == NULL) {
-		CHECK(0, "merge_open: %s", cause);
+	if ((mg = reader_open(path, &cause)) == NULL) {
+		CHECK(0, "reader_open: %s", cause);
 		free(cause);
 		unlink(path);
 		return;
 	}
 	model_set_reorder(m, 0, 0);
-	model_header(m, merge_dec(mg));
-	while (merge_next(mg, &e) == PROTO_EVENT)
+	model_header(m, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT)
 		model_apply(m, &e);
-	merge_free(mg);
+	reader_free(mg);
 	unlink(path);
 }
 
@@ -1297,7 +1297,7 @@ json_of(const struct model *m)
 static void
 t_file_vs_live(const char *path)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct model	*a, *b;
 	struct proto_ev	 e;
 	struct lb	 raw = { 0 };
@@ -1306,18 +1306,18 @@ t_file_vs_live(const char *path)
 	FILE		*f;
 	int		 pass;
 
-	if ((mg = merge_open(path, &cause)) == NULL) {
+	if ((mg = reader_open(path, &cause)) == NULL) {
 		CHECK(0, "%s: %s", path, cause);
 		free(cause);
 		return;
 	}
 	a = model_new();
 	model_set_reorder(a, 0, 0);
-	model_header(a, merge_dec(mg));
-	while (merge_next(mg, &e) == PROTO_EVENT)
+	model_header(a, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT)
 		model_apply(a, &e);
 	model_flush(a);
-	merge_free(mg);
+	reader_free(mg);
 	ja = json_of(a);
 
 	if ((f = fopen(path, "rb")) == NULL) {
