@@ -11,19 +11,20 @@
  * events (GC_END) with a time taken a little before the events written just
  * ahead of them.
  *
- * Most files are out of order only within a short distance.  reader_open()
- * first scans a clean file (one header, events, maybe the end marker at its
- * very end) from a mapping, framing each event, and measures that distance:
- * in chunks of READER_CHUNK bytes, the least lag D such that no event is
- * older than the newest event of the chunks D or more before its own; and
- * it notes where each chunk starts and in which block, so that a seek can
- * start filing there.  When D stays within READER_HOLD bytes (the single
- * pass), each event is filed, by time, under its capability's stream, and
- * before chunk k is read the held events up to the newest time of the
- * chunks up to k - D are let out, merging the streams, and decoded in
- * place from the mapping.  No event read later can be older than those, so
- * this is the stable order, and the events' pointers last as long as the
- * mapping (feed.c hands them to another thread).
+ * Each capability's events are nearly sorted: in the logs of GHC 6.12 to
+ * 9.x no event is more than a few places out of order in its capability's
+ * stream.  reader_open() first scans a clean file (one header, events,
+ * maybe the end marker at its very end) from a mapping, framing each event
+ * once, and files it under its stream (its block's capability, or none) as
+ * segments, stretches of the file; it checks that no event is earlier than
+ * one 2 * READER_GROUP or more places before it in its stream.  Then the
+ * single pass: each stream is read through a sorted lookahead of that many
+ * events, which sorts it, and the streams are merged by (time, offset) in
+ * rounds (all that every stream has ready up to the earliest of their last
+ * ready events, merged pairwise without branches on which goes first), and
+ * decoded in place from the mapping in batches.  That is the stable order,
+ * and the events' pointers last as long as the mapping (feed.c hands them
+ * to another thread).  A stream's pages are let go as it reads on.
  *
  * Otherwise, or for anything unusual (bad data, a second header, a cut
  * last event, a pipe), two passes over the bytes, read with pread(): the
@@ -44,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,11 +61,8 @@
 #ifndef READER_LOOK
 #define READER_LOOK	32		/* a run's lookahead, in events: a power of 2 */
 #endif
-#ifndef READER_HOLD
-#define READER_HOLD	(8 << 20)	/* bytes the single pass may hold back */
-#endif
-#ifndef READER_CHUNK
-#define READER_CHUNK	(64 << 10)	/* its unit of file distance */
+#ifndef READER_SINGLE
+#define READER_SINGLE	1		/* 0: only the two passes (tests) */
 #endif
 #ifndef READER_DROP
 #define READER_DROP	(8 << 20)	/* mapped bytes read between drops */
@@ -777,75 +776,76 @@ reader_open_fd(const char *path)
 /* ------------------------------------------------------------------ */
 /* The single pass, over a mapping of the file. */
 
-/* A held event: its time, the low 32 bits of its offset, its size. */
-struct reader_hent {
-	uint64_t	 time;
-	uint32_t	 off;
-	uint32_t	 size;
-};
-
-/* The held events of one capability, sorted: v[head..n). */
-struct reader_stream {
-	struct reader_hent *v;
-	uint32_t	 head, n, size;
-	int32_t		 cap;
-	int32_t		 hpos;		/* place in the heap, or -1 */
-};
-
-/* A stream in the heap, with its head's key at hand. */
-struct reader_hkey {
-	uint64_t	 time, off;
-	uint32_t	 st;
-};
-
 /*
- * What the scan learnt of each chunk: the thresholds of the pass, and all
- * a seek needs to start filing there (32 bytes a chunk: 1/2048 of the
- * file at the default chunk).
+ * The single pass keeps each stream (a capability's blocks, or the events
+ * outside blocks) as a list of segments, stretches of the file where only
+ * its events lie, found by the scan; pmax is the stream's newest time up
+ * to the segment's end, for seeking.
  */
-struct reader_ckpt {
-	uint64_t	 pmax;		/* newest time of the chunks up to it */
-	uint64_t	 pos;		/* its first event */
-	int64_t		 left;		/* the block state there */
-	int32_t		 cap;
+struct reader_fseg {
+	uint64_t	 off, end;
+	uint64_t	 pmax;
+	uint32_t	 next;		/* the stream's next segment, or NONE */
 };
 
-#define READER_NSTREAMS	65536		/* by a block's u16 cap field */
-#define READER_SHRINK	256		/* an empty stream keeps this many */
-#define READER_OUT	4096		/* events let out at once */
+#ifndef READER_GROUP
+#define READER_GROUP	16		/* the scan's unit of displacement */
+#endif
+#ifndef READER_BATCH
+#define READER_BATCH	256		/* events a stream frames at once */
+#endif
+/* Enough to sort any event the scan let pass (see reader_fast_scan). */
+#define READER_FLOOK	(2 * READER_GROUP)
+
+struct reader_fstream {
+	uint64_t	 pos, end;	/* unread bytes of the current segment */
+	uint32_t	 seg;		/* the current segment, or NONE */
+	uint32_t	 first, last;	/* its segments */
+	int32_t		 cap;		/* as events carry it */
+	unsigned	 i, ready, n;	/* next out, sorted out, framed */
+	uint64_t	 drop, mark;	/* pages before drop are let go; then mark */
+	/* The scan's check: the newest time of its groups before the last
+	 * two, the last one's, and the current's. */
+	uint64_t	 floor, gprev, gcur;
+	unsigned	 gcnt;
+	/* ent[0] is a sentinel (time 0) before the frames, ent + 1. */
+	struct proto_frame ent[1 + READER_BATCH + READER_FLOOK];
+};
+
+/* A sorted run of frames to merge. */
+struct reader_frun {
+	const struct proto_frame *p;
+	size_t		 n;
+};
 
 struct reader_fast {
 	/* The header's framing (proto_dec_sizes()). */
 	int32_t		 tsize[PROTO_NTAGS];
+	/* A fixed-size event's bytes by tag (its bytes as reader_raw16()
+	 * loads them); 0 for the rest (variable, markers): the long way. */
+	uint32_t	 fixed[PROTO_NTAGS];
 	int		 marker;	/* block markers have their fields */
 	uint64_t	 data, end;	/* the events' bytes */
-	uint32_t	 lag;		/* D, in chunks */
-
+	uint64_t	 safe;		/* events before it are framed fast */
 	const uint8_t	*map;		/* the whole file */
-	uint64_t	 lo, hi;	/* held offsets lie in [lo, hi) */
-	uint64_t	 pos;		/* next event to file */
-	int32_t		 block_cap;
-	int64_t		 block_left;
-	uint64_t	 dropped, mark;	/* pages let go up to; next step */
 
-	struct reader_ckpt *ck;		/* per chunk, from the scan */
-	uint64_t	 nck;
-	uint64_t	 chunk;		/* next chunk to file */
-	uint64_t	 thresh;	/* events up to this time may go */
-	int		 all;		/* everything is filed: all may go */
+	struct reader_fseg *segs;
+	uint32_t	 nsegs, segs_room;
+	struct reader_fstream *st;
+	unsigned	 nst, st_room;
+	uint16_t	 stream_of[65536];	/* by a block's u16 cap: index + 1 */
+
+	unsigned	*live;		/* streams not done */
+	unsigned	 nlive;
+	struct reader_frun *run;	/* a round's runs, one per stream */
+	struct proto_frame *out, *tmp;	/* where runs are merged */
+	const struct proto_frame *cur;	/* the round's events, in order */
+	size_t		 ncur, icur;
+	uint64_t	 drop_step;	/* a stream's bytes between drops */
+	int		 all;		/* nothing more: after an error */
 	/* After a seek, events before (from_time, from_off) are passed
 	 * over: (0, 0) passes none. */
 	uint64_t	 from_time, from_off;
-
-	uint16_t	 stream_of[READER_NSTREAMS];	/* index + 1 */
-	struct reader_stream *st;
-	uint32_t	 nst;
-	struct reader_hkey *heap;	/* streams by head */
-	uint32_t	 nheap;
-
-	/* Events let out, in order, not yet delivered: out[pos..n). */
-	struct proto_frame out[READER_OUT];
-	uint32_t	 out_pos, out_n;
 };
 
 /*
@@ -895,6 +895,17 @@ reader_be16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
+/* A tag's two bytes as the machine loads them: an index for tables built
+ * the same way (one load, no swap). */
+static inline uint16_t
+reader_raw16(const uint8_t *p)
+{
+	uint16_t	v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
 static inline uint64_t
 reader_be64(const uint8_t *p)
 {
@@ -907,22 +918,19 @@ reader_be64(const uint8_t *p)
 static void
 reader_fast_free(struct reader_fast *f, uint64_t size)
 {
-	struct sigaction	sa;
-	uint32_t		i;
-
 	if (f == NULL)
 		return;
 	if (f->map != NULL) {
 		munmap((void *)f->map, (size_t)size);
-		memset(&sa, 0, sizeof sa);
 		sigaction(SIGBUS, &reader_old_bus, NULL);
 		reader_map_lo = reader_map_hi = NULL;
 	}
-	for (i = 0; i < f->nst; i++)
-		free(f->st[i].v);
+	free(f->segs);
 	free(f->st);
-	free(f->heap);
-	free(f->ck);
+	free(f->live);
+	free(f->run);
+	free(f->out);
+	free(f->tmp);
 	free(f);
 }
 
@@ -950,23 +958,94 @@ reader_fast_map(struct reader *m, struct reader_fast *f)
 	return 0;
 }
 
+/* The stream of a block's u16 cap field (0xffff: none): -1 out of memory. */
+static long
+reader_fast_stream(struct reader_fast *f, uint16_t capf)
+{
+	struct reader_fstream	*s;
+
+	if (f->stream_of[capf] != 0)
+		return f->stream_of[capf] - 1;
+	if (f->nst == f->st_room) {
+		s = reallocarray(f->st, f->st_room * 2 + 4, sizeof *s);
+		if (s == NULL)
+			return -1;
+		f->st = s;
+		f->st_room = f->st_room * 2 + 4;
+	}
+	s = &f->st[f->nst];
+	memset(s, 0, offsetof(struct reader_fstream, ent));
+	memset(&s->ent[0], 0, sizeof s->ent[0]);
+	s->cap = capf == 0xffff ? PROTO_NO_CAP : capf;
+	s->seg = s->first = s->last = READER_NONE;
+	s->gcnt = READER_GROUP;
+	f->stream_of[capf] = (uint16_t)++f->nst;
+	return f->nst - 1;
+}
+
+/* Stream si's events go on at pos: its last segment grows if it ends
+ * there, else a new one starts.  Its index, or NONE out of memory. */
+static uint32_t
+reader_fast_seg(struct reader_fast *f, long si, uint64_t pos)
+{
+	struct reader_fstream	*s = &f->st[si];
+	struct reader_fseg	*g;
+
+	if (s->last != READER_NONE && f->segs[s->last].end == pos)
+		return s->last;
+	if (f->nsegs == f->segs_room) {
+		if (f->segs_room >= UINT32_MAX / 4 || (g = reallocarray(f->segs,
+		    f->segs_room * 2 + 256, sizeof *g)) == NULL)
+			return READER_NONE;
+		f->segs = g;
+		f->segs_room = f->segs_room * 2 + 256;
+	}
+	g = &f->segs[f->nsegs];
+	g->off = g->end = pos;
+	g->pmax = 0;
+	g->next = READER_NONE;
+	if (s->last != READER_NONE)
+		f->segs[s->last].next = f->nsegs;
+	else
+		s->first = f->nsegs;
+	s->last = f->nsegs++;
+	return s->last;
+}
+
+static inline uint64_t
+reader_max(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 /*
- * Whether the file suits the single pass, and with what lag: 1 yes, 0 no,
- * -1 on a system error.  Reads the header with m->dec, then every event's
- * frame from the mapping, noting each chunk's checkpoint.
+ * Whether the file suits the single pass: 1 yes, 0 no, -1 on a system
+ * error.  Reads the header with m->dec, then frames every event from the
+ * mapping (as the decoder would: a bad or cut event, a second header, a
+ * marker before the end, and the file is the two passes'), and files it
+ * by its block's capability: each stream's segments.  It also checks that
+ * no event of a stream is earlier than one 2 * READER_GROUP events or more
+ * before it in the stream (by the newest time of the stream's groups of
+ * READER_GROUP events before the last two: a few instructions an event),
+ * so that a lookahead of that many events sorts every stream.
  */
 static int
 reader_fast_scan(struct reader *m, struct reader_fast *f)
 {
 	struct proto_ev	 ev;
 	enum proto_res	 r;
+	struct reader_fstream *s;
 	const uint8_t	*p, *map;
-	uint64_t	 pos, chunk = 0, prefix = 0, floor, t, cend, avail;
-	uint64_t	 n = 0, dropped, size = m->size;
-	uint32_t	 lag = 1, nring = READER_HOLD / READER_CHUNK + 1;
-	size_t		 total, got, used;
-	int64_t		 left = 0;
-	int32_t		 tsz, cap = PROTO_NO_CAP;
+	uint64_t	 pos, t, avail, n = 0, dropped, size = m->size;
+	uint64_t	 floor, gprev, gcur;
+	uint32_t	 g;
+	unsigned	 gcnt;
+	size_t		 got, used;
+	long		 total, si;
+	uint64_t	 stop, until = 0, sz, groups = 0;
+	uint32_t	 i, bs;
+	uint8_t		 tb[2];
+	int		 incap = 0;
 	uint16_t	 tag, capf;
 
 	/* The header: the file must start with it. */
@@ -994,552 +1073,446 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	f->end = size;
 	if (reader_fast_map(m, f) == -1)
 		return 0;
-	f->ck = calloc((size - f->data) / READER_CHUNK + 2, sizeof *f->ck);
-	if (f->ck == NULL)
-		return -1;
 	map = f->map;
 
-	/*
-	 * The events, a chunk at a time.  ck[j].pmax is the newest time of
-	 * chunks 0..j; floor, that of chunks 0..chunk-lag, which no event of
-	 * this chunk may precede.  The block state is followed as
-	 * reader_fast_chunk() does, for the checkpoints.
-	 */
-	for (pos = f->data; pos < size; chunk++) {
-		cend = f->data + (chunk + 1) * READER_CHUNK;
-		if (cend > size)
-			cend = size;
-		f->ck[chunk].pos = pos;
-		f->ck[chunk].cap = cap;
-		f->ck[chunk].left = left;
-		floor = chunk >= lag ? f->ck[chunk - lag].pmax : 0;
-		for (; pos < cend; pos += total) {
-			p = map + pos;
-			avail = size - pos;
-			if (avail < 2)
-				return 0;
-			tag = reader_be16(p);
-			if ((tsz = f->tsize[tag]) >= 2 && avail >= 10)
-				total = 8 + (size_t)tsz;
-			else if (tsz == 1 && avail >= 12)
-				total = 12 + (size_t)reader_be16(p + 10);
-			else if (tsz == PROTO_SIZES_IPE &&
-			    proto_frame_len(f->tsize, p, avail) > 0)
-				total = (size_t)proto_frame_len(f->tsize, p,
-				    avail);
-			else if (tag == 0xffff && avail == 2) {
-				f->end = pos;	/* the end marker */
-				pos = size;
-				break;
-			} else
-				return 0;	/* undeclared, or cut */
-			if (avail < total || tag == 0xffff)
-				return 0;	/* cut, or a marker too soon */
-			if (tsz < 2 && proto_dec_one(m->types, p, total,
-			    PROTO_NO_CAP, &ev) != PROTO_EVENT)
-				return 0;	/* malformed */
-			if (tag == PROTO_BLOCK_MARKER && f->marker) {
-				capf = reader_be16(p + 22);
-				cap = capf == 0xffff ? PROTO_NO_CAP : capf;
-				left = (int64_t)((uint32_t)p[10] << 24 |
-				    (uint32_t)p[11] << 16 |
-				    (uint32_t)p[12] << 8 | p[13]);
-			} else if (cap >= 0 && (left -= (int64_t)total) <= 0)
-				cap = PROTO_NO_CAP;
-			t = reader_be64(p + 2);
-			while (t < floor) {
-				/* The lag must grow for this event. */
-				if (++lag >= nring)
-					return 0;
-				floor = chunk >= lag ?
-				    f->ck[chunk - lag].pmax : 0;
+	/* The stream in force is held in locals; a switch saves it. */
+#define READER_LEAVE(at) do {						\
+	s->floor = floor; s->gprev = gprev; s->gcur = gcur;		\
+	s->gcnt = gcnt;							\
+	f->segs[g].end = (at);						\
+	f->segs[g].pmax = reader_max(floor, reader_max(gprev, gcur));	\
+} while (0)
+#define READER_ENTER(capf_, at) do {					\
+	if ((si = reader_fast_stream(f, (capf_))) < 0 ||		\
+	    (g = reader_fast_seg(f, si, (at))) == READER_NONE)		\
+		return -1;						\
+	s = &f->st[si];							\
+	floor = s->floor; gprev = s->gprev; gcur = s->gcur;		\
+	gcnt = s->gcnt;							\
+} while (0)
+	s = NULL;
+	floor = gprev = gcur = 0;
+	gcnt = READER_GROUP;
+	g = 0;
+	pos = f->data;
+	READER_ENTER(0xffff, pos);
+	for (i = 0; i < PROTO_NTAGS; i++) {
+		tb[0] = (uint8_t)(i >> 8);
+		tb[1] = (uint8_t)i;
+		f->fixed[reader_raw16(tb)] = f->tsize[i] >= 2 && i != 0xffff &&
+		    !(i == PROTO_BLOCK_MARKER && f->marker) ?
+		    8 + (uint32_t)f->tsize[i] : 0;
+	}
+	while (pos < size) {
+		/*
+		 * Fixed-size events up to the block's end, the next drop, or
+		 * the last 64 KiB (where one may be cut): the bulk, a few
+		 * instructions each.
+		 */
+		stop = size - pos > READER_MAX_EVENT ? size - READER_MAX_EVENT :
+		    pos;
+		if (stop > dropped + READER_DROP)
+			stop = dropped + READER_DROP;
+		if (incap && stop > until)
+			stop = until;
+		while (pos < stop && (sz = f->fixed[reader_raw16(map + pos)]) !=
+		    0) {
+			t = reader_be64(map + pos + 2);
+			if (t < floor)
+				return 0;	/* too far out of place */
+			gcur = reader_max(gcur, t);
+			if (--gcnt == 0) {
+				floor = reader_max(floor, gprev);
+				gprev = gcur;
+				gcur = 0;
+				gcnt = READER_GROUP;
+				groups++;
 			}
-			if (t > prefix)
-				prefix = t;
-			n++;
+			pos += sz;
 		}
-		f->ck[chunk].pmax = prefix;
 		if (pos - dropped >= READER_DROP) {
 			reader_drop(map, dropped, pos);
 			dropped = pos;
 		}
+		if (incap && pos >= until) {
+			/* Past the block's last event: capless. */
+			incap = 0;
+			READER_LEAVE(pos);
+			READER_ENTER(0xffff, pos);
+		}
+		if (pos >= size)
+			break;
+		/* One event the long way: variable, a marker, the tail. */
+		p = map + pos;
+		avail = size - pos;
+		tag = avail >= 2 ? reader_be16(p) : 0;
+		if (tag == 0xffff) {
+			if (avail != 2)
+				return 0;	/* a marker too soon */
+			f->end = pos;
+			break;
+		}
+		if ((total = proto_frame_len(f->tsize, p, avail)) <= 0)
+			return 0;	/* undeclared, or cut */
+		if (f->tsize[tag] < 2 && proto_dec_one(m->types, p,
+		    (size_t)total, PROTO_NO_CAP, &ev) != PROTO_EVENT)
+			return 0;	/* malformed */
+		if (tag == PROTO_BLOCK_MARKER && f->marker) {
+			/* As the decoder: u32 size, u64 end time, u16 cap;
+			 * events starting within its size after its end
+			 * are the block's (its own bytes count twice), and
+			 * the first is, whatever the size. */
+			capf = reader_be16(p + 22);
+			incap = capf != 0xffff;
+			bs = (uint32_t)p[10] << 24 | (uint32_t)p[11] << 16 |
+			    (uint32_t)p[12] << 8 | p[13];
+			until = pos + (uint64_t)total + (bs != 0 ? bs : 1);
+			READER_LEAVE(pos);
+			READER_ENTER(capf, pos);
+		}
+		t = reader_be64(p + 2);
+		if (t < floor)
+			return 0;
+		gcur = reader_max(gcur, t);
+		if (--gcnt == 0) {
+			floor = reader_max(floor, gprev);
+			gprev = gcur;
+			gcur = 0;
+			gcnt = READER_GROUP;
+			groups++;
+		}
+		pos += (uint64_t)total;
 	}
+	READER_LEAVE(f->end);
+#undef READER_LEAVE
+#undef READER_ENTER
 	reader_drop(map, 0, size);
 	if (reader_shrunk)
 		return 0;	/* zeros were read: the two passes say where */
-	f->nck = chunk;
+	/* Whole groups, and what each stream's last one holds. */
+	n = groups * READER_GROUP;
+	for (i = 0; i < f->nst; i++)
+		n += READER_GROUP - f->st[i].gcnt;
 	m->events = n;
-	f->lag = lag;
+	f->safe = size > READER_MAX_EVENT ? size - READER_MAX_EVENT : 0;
+	f->live = calloc(f->nst + 1, sizeof *f->live);
+	f->run = calloc(f->nst + 1, sizeof *f->run);
+	f->out = calloc((size_t)(f->nst + 1) * (READER_BATCH + READER_FLOOK),
+	    sizeof *f->out);
+	f->tmp = calloc((size_t)(f->nst + 1) * (READER_BATCH + READER_FLOOK),
+	    sizeof *f->tmp);
+	if (f->live == NULL || f->run == NULL || f->out == NULL ||
+	    f->tmp == NULL)
+		return -1;
+	f->drop_step = READER_DROP / (f->nst + 1);
+	if (f->drop_step < (16 << 10))
+		f->drop_step = 16 << 10;
 	return 1;
 }
 
-static struct reader_stream *
-reader_fast_stream(struct reader_fast *f, uint16_t capfield)
+/* A stream's frames, after the sentinel. */
+static inline struct proto_frame *
+reader_frames(struct reader_fstream *s)
 {
-	struct reader_stream	*s, *n;
-	struct reader_hkey	*h;
-	uint32_t		 size;
-
-	if (f->stream_of[capfield] != 0)
-		return &f->st[f->stream_of[capfield] - 1];
-	if ((f->nst & (f->nst - 1)) == 0) {
-		size = f->nst ? 2 * f->nst : 4;
-		if ((n = realloc(f->st, size * sizeof *n)) == NULL)
-			return NULL;
-		f->st = n;
-		if ((h = realloc(f->heap, size * sizeof *h)) == NULL)
-			return NULL;
-		f->heap = h;
-	}
-	s = &f->st[f->nst++];
-	memset(s, 0, sizeof *s);
-	s->cap = capfield == 0xffff ? PROTO_NO_CAP : capfield;
-	s->hpos = -1;
-	f->stream_of[capfield] = (uint16_t)f->nst;
-	return s;
+	return s->ent + 1;
 }
 
-/* Held offsets are the last 4 GiB before f->hi: their low bits say which. */
-static inline uint64_t
-reader_fast_off(const struct reader_fast *f, uint32_t off)
-{
-	return f->hi - (uint32_t)((uint32_t)f->hi - off);
-}
-
+/* a goes before b: by time, then by place in the file (no branch). */
 static inline int
-reader_hkey_before(const struct reader_hkey *a, const struct reader_hkey *b)
+reader_fbefore(const struct proto_frame *a, const struct proto_frame *b)
 {
-	if (a->time != b->time)
-		return a->time < b->time;
-	return a->off < b->off;
-}
-
-static inline void
-reader_heap_set(struct reader_fast *f, uint32_t i, const struct reader_hkey *k)
-{
-	f->heap[i] = *k;
-	f->st[k->st].hpos = (int32_t)i;
-}
-
-static void
-reader_fast_up(struct reader_fast *f, uint32_t i)
-{
-	struct reader_hkey	k = f->heap[i];
-	uint32_t		up;
-
-	while (i > 0) {
-		up = (i - 1) / 2;
-		if (!reader_hkey_before(&k, &f->heap[up]))
-			break;
-		reader_heap_set(f, i, &f->heap[up]);
-		i = up;
-	}
-	reader_heap_set(f, i, &k);
-}
-
-static inline void
-reader_fast_down(struct reader_fast *f, uint32_t i)
-{
-	struct reader_hkey	k = f->heap[i];
-	uint32_t		c;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= f->nheap)
-			break;
-		if (c + 1 < f->nheap && reader_hkey_before(&f->heap[c + 1],
-		    &f->heap[c]))
-			c++;
-		if (!reader_hkey_before(&f->heap[c], &k))
-			break;
-		reader_heap_set(f, i, &f->heap[c]);
-		i = c;
-	}
-	reader_heap_set(f, i, &k);
-}
-
-/* A stream's head key. */
-static inline void
-reader_fast_key(const struct reader_fast *f, const struct reader_stream *s,
-    struct reader_hkey *k)
-{
-	k->time = s->v[s->head].time;
-	k->off = reader_fast_off(f, s->v[s->head].off);
-	k->st = (uint32_t)(s - f->st);
-}
-
-/* File an event under its stream, in (time, offset) order. */
-static int
-reader_fast_hold(struct reader_fast *f, struct reader_stream *s, uint64_t time,
-    uint64_t off, uint32_t size)
-{
-	struct reader_hent	*v;
-	uint32_t		 at, lo, hi, mid;
-
-	if (s->n == s->size) {
-		if (s->head >= s->n / 2 && s->head > 0) {
-			memmove(s->v, s->v + s->head, (s->n - s->head) *
-			    sizeof *s->v);
-			s->n -= s->head;
-			s->head = 0;
-			if (s->n < s->size / 4 && s->size > READER_SHRINK) {
-				/* Mostly let out: give room back. */
-				s->size /= 2;
-				if ((v = realloc(s->v, s->size * sizeof *v)) !=
-				    NULL)
-					s->v = v;
-			}
-		} else {
-			s->size = s->size ? 2 * s->size : 64;
-			if ((v = realloc(s->v, s->size * sizeof *v)) == NULL)
-				return -1;
-			s->v = v;
-		}
-	}
-	at = s->n;
-	if (at > s->head && s->v[at - 1].time > time) {
-		/* Earlier than the stream's last: find its place (after
-		 * equal times, which are earlier in the file), usually among
-		 * the last few. */
-		for (lo = at - 1; lo > s->head && at - lo < 8 &&
-		    s->v[lo - 1].time > time; lo--)
-			;
-		if (lo > s->head && s->v[lo - 1].time > time) {
-			hi = lo - 1;
-			lo = s->head;
-			while (lo < hi) {
-				mid = lo + (hi - lo) / 2;
-				if (s->v[mid].time > time)
-					hi = mid;
-				else
-					lo = mid + 1;
-			}
-		}
-		for (at = s->n; at > lo; at--)
-			s->v[at] = s->v[at - 1];
-	}
-	s->v[at].time = time;
-	s->v[at].off = (uint32_t)off;
-	s->v[at].size = size;
-	s->n++;
-	if (s->hpos < 0) {
-		reader_fast_key(f, s, &f->heap[f->nheap]);
-		reader_fast_up(f, f->nheap++);
-	} else if (at == s->head) {
-		reader_fast_key(f, s, &f->heap[s->hpos]);
-		reader_fast_up(f, (uint32_t)s->hpos);
-	}
-	return 0;
+	return (a->time < b->time) | ((a->time == b->time) & (a->off < b->off));
 }
 
 /*
- * File the events that start in the next chunk; then the events up to the
- * newest time of the chunks up to chunk - lag may go.  0 when the file
- * ended, -1 on error (m->error says).
+ * Frame the stream's next events, sorting each into place among those not
+ * given yet, and make ready all but the last READER_FLOOK (a later event
+ * may still go before them; the scan saw that no later one goes before
+ * the rest) or, at the stream's end, all: 0 if none is ready.
  */
-static __attribute__((noinline)) int
-reader_fast_chunk(struct reader *m, struct reader_fast *f)
+static int
+reader_fast_refill(struct reader *m, struct reader_fast *f,
+    struct reader_fstream *s)
 {
-	struct reader_stream	*s, *into;
-	const uint8_t		*p, *map = f->map, *pstop, *pend;
-	const int32_t		*tsize;
-	uint64_t		 keep, start, stop, t, ft = f->from_time;
-	size_t			 total, avail;
-	int64_t			 left;
-	int32_t			 size, cap;
-	uint32_t		 off;
-	uint16_t		 capf, tag;
+	struct proto_frame	*v = reader_frames(s), *x, *xe;
+	const uint8_t		*map = f->map, *p, *pe;
+	const uint32_t		*fixed = f->fixed;
+	uint64_t		 ft = f->from_time, fo = f->from_off;
+	uint64_t		 pos = s->pos, end = s->end, t;
+	unsigned		 j, n;
+	long			 len;
+	int32_t			 cap = s->cap;
+	int			 filter = (ft | fo) != 0;
 
-	start = f->data + f->chunk * READER_CHUNK;
-	stop = start + READER_CHUNK < f->end ? start + READER_CHUNK : f->end;
-	/* Chunks from chunk - lag + 1 on still hold events. */
-	keep = f->chunk + 1 >= f->lag ? f->data + (f->chunk + 1 - f->lag) *
-	    READER_CHUNK : f->data;
-	if (keep > f->pos)
-		keep = f->pos;
-	f->lo = keep;
-	f->hi = stop + READER_MAX_EVENT;
-	/* Pages go a step behind what is held: events given out borrow
-	 * them, thousands of events behind on feed.c's other thread (a page
-	 * dropped too soon is only read again). */
-	if (keep - f->mark >= READER_DROP) {
-		reader_drop(map, f->dropped, f->mark);
-		f->dropped = f->mark;
-		f->mark = keep;
+	/* Pages go a step behind what is still to come: what the events
+	 * given since the last step borrow may still be read (feed.c hands
+	 * them to the model on another thread, thousands of events behind;
+	 * a page dropped too soon is only read again). */
+	if (s->i > 0 && v[0].off - s->mark >= f->drop_step) {
+		reader_drop(map, s->drop, s->mark);
+		s->drop = s->mark;
+		s->mark = v[0].off;
 	}
-	p = map + f->pos;
-	pstop = map + stop;
-	pend = map + m->size;
-	tsize = f->tsize;
-	cap = f->block_cap;
-	left = f->block_left;
-	if ((s = reader_fast_stream(f, cap < 0 ? 0xffff : (uint16_t)cap)) ==
-	    NULL)
-		goto nomem;
-	for (; p < pstop; p += total) {
-		avail = (size_t)(pend - p);
-		tag = reader_be16(p);
-		/* The scan framed these bytes: they are whole. */
-		if ((size = tsize[tag]) >= 2)
-			total = 8 + (size_t)size;
-		else if (size == 1 && avail >= 12)
-			total = 12 + (size_t)reader_be16(p + 10);
-		else if (size == PROTO_SIZES_IPE &&
-		    proto_frame_len(tsize, p, avail) > 0)
-			total = (size_t)proto_frame_len(tsize, p, avail);
-		else
-			goto changed;
-		if (avail < total)
+	memmove(v, v + s->i, (s->n - s->i) * sizeof *v);
+	n = s->n - s->i;
+	while (n < READER_BATCH + READER_FLOOK) {
+		if (pos == end) {
+			if (s->seg == READER_NONE ||
+			    (s->seg = f->segs[s->seg].next) == READER_NONE)
+				break;
+			pos = f->segs[s->seg].off;
+			end = f->segs[s->seg].end;
+			continue;
+		}
+		/*
+		 * The bulk: fixed-size events in order, framed by a lookup
+		 * (the scan framed these bytes), up to the segment's end or
+		 * the file's last 64 KiB (an event there might reach past
+		 * the mapping if the file changed).
+		 */
+		if (!filter) {
+			x = v + n;
+			xe = v + READER_BATCH + READER_FLOOK;
+			p = map + pos;
+			pe = map + (end < f->safe ? end : f->safe);
+			while (x < xe && p < pe &&
+			    (len = fixed[reader_raw16(p)]) != 0) {
+				/* The bytes a few events on: ready by the
+				 * time they are framed. */
+				__builtin_prefetch(p + 256);
+				t = reader_be64(p + 2);
+				if (x[-1].time > t)
+					break;	/* out of order: the long way */
+				x->time = t;
+				x->off = (uint64_t)(p - map);
+				x->size = (uint32_t)len;
+				x->cap = cap;
+				x++;
+				p += len;
+			}
+			n = (unsigned)(x - v);
+			pos = (uint64_t)(p - map);
+			if (pos > end)
+				goto changed;	/* an event ran past */
+			if (pos == end || n == READER_BATCH + READER_FLOOK)
+				continue;
+		}
+		/* One event the long way: variable-size, out of order, the
+		 * file's tail, or after a seek. */
+		p = map + pos;
+		if ((len = proto_frame_len(f->tsize, p, end - pos)) <= 0)
 			goto changed;
 		t = reader_be64(p + 2);
-		off = (uint32_t)(p - map);
-		into = s;
-		if (tag == PROTO_BLOCK_MARKER && f->marker) {
-			/* As the decoder: u32 size, u64 end time, u16 cap. */
-			capf = reader_be16(p + 22);
-			cap = capf == 0xffff ? PROTO_NO_CAP : capf;
-			left = (int64_t)((uint32_t)p[10] << 24 |
-			    (uint32_t)p[11] << 16 | (uint32_t)p[12] << 8 |
-			    p[13]);
-			if ((s = into = reader_fast_stream(f, capf)) == NULL)
-				goto nomem;
-		} else if (cap >= 0 && (left -= (int64_t)total) <= 0) {
-			/* The block's last event: the next are capless. */
-			cap = PROTO_NO_CAP;
-			if ((s = reader_fast_stream(f, 0xffff)) == NULL)
-				goto nomem;
-		}
-		if (t <= ft && (t < ft || (uint64_t)(p - map) < f->from_off))
+		if (filter && (t < ft || (t == ft && pos < fo))) {
+			pos += (uint64_t)len;
 			continue;	/* before where a seek starts */
-		if (into->n < into->size && into->n > into->head &&
-		    into->v[into->n - 1].time <= t) {
-			/* In order after the stream's last: append. */
-			into->v[into->n].time = t;
-			into->v[into->n].off = off;
-			into->v[into->n].size = (uint32_t)total;
-			into->n++;
-		} else if (reader_fast_hold(f, into, t, off, (uint32_t)total) ==
-		    -1)
-			goto nomem;
+		}
+		/* Insertion from the back (v[-1] is a sentinel of time 0). */
+		for (j = n; j > 0 && v[j - 1].time > t; j--)
+			v[j] = v[j - 1];
+		x = v + j;
+		x->time = t;
+		x->off = pos;
+		x->size = (uint32_t)len;
+		x->cap = cap;
+		n++;
+		pos += (uint64_t)len;
 	}
-	f->pos = (uint64_t)(p - map);
-	f->block_cap = cap;
-	f->block_left = left;
-	f->chunk++;
-	if (f->pos >= f->end) {
-		f->all = 1;
-		f->thresh = UINT64_MAX;
-		return 0;
-	}
-	f->thresh = f->chunk >= f->lag ? f->ck[f->chunk - f->lag].pmax : 0;
-	return 1;
+	s->pos = pos;
+	s->end = end;
+	s->i = 0;
+	s->n = n;
+	if (pos == end && s->seg == READER_NONE)
+		s->ready = n;
+	else
+		s->ready = n > READER_FLOOK ? n - READER_FLOOK : 0;
+	return s->ready > 0;
 
 changed:
 	reader_fail(m, "the file changed while reading");
-	return -1;
-nomem:
-	reader_fail(m, "out of memory");
-	return -1;
+	f->all = 1;
+	return 0;
 }
 
-/* An empty stream leaves the heap; a long one gives its room back. */
+/* Merge the sorted runs a[0..na) and b[0..nb) into out, stably. */
 static void
-reader_fast_empty(struct reader_stream *s)
+reader_merge2(const struct proto_frame *a, size_t na,
+    const struct proto_frame *b, size_t nb, struct proto_frame *out)
 {
-	s->head = s->n = 0;
-	s->hpos = -1;
-	if (s->size > READER_SHRINK) {
-		free(s->v);
-		s->v = NULL;
-		s->size = 0;
-	}
-}
+	const struct proto_frame *ae = a + na, *be = b + nb;
+	int			 tb;
 
-/*
- * Two or three streams held, the common case (two capabilities, and the
- * events without one, which seldom come first): merge the two with the
- * least heads without a branch on which goes first, until one is empty,
- * or an event is past the threshold or not before the third's head.
- * Events let out into f->out.
- */
-static uint32_t
-reader_fast_two(struct reader_fast *f)
-{
-	struct proto_frame	*o = f->out;
-	struct reader_stream	*a, *b, *c = NULL;
-	const struct reader_hent *va, *vb, *x, *y, *e;
-	struct reader_hkey	 lim;
-	uint64_t		 thresh = f->thresh, lt_time;
-	uint32_t		 ia, ib, na, nb, n = 0, lt, lt_off;
-	uint32_t		 base = (uint32_t)f->lo, hi = (uint32_t)f->hi;
-	int32_t			 cap[2];
-	int			 bi = 1;
-
-	if (f->nheap == 3 && reader_hkey_before(&f->heap[2], &f->heap[1]))
-		bi = 2;
-	a = &f->st[f->heap[0].st];
-	b = &f->st[f->heap[bi].st];
-	/* The events go while before lim: the threshold, or the third. */
-	lt_time = thresh;
-	lt_off = base - 1;	/* after any held */
-	if (f->nheap == 3) {
-		lim = f->heap[3 - bi];
-		c = &f->st[lim.st];
-		if (lim.time <= thresh) {
-			lt_time = lim.time;
-			lt_off = (uint32_t)lim.off;
-		}
-	}
-	cap[0] = b->cap;
-	cap[1] = a->cap;
-	va = a->v;
-	vb = b->v;
-	ia = a->head;
-	ib = b->head;
-	na = a->n;
-	nb = b->n;
-	while (n < READER_OUT && ia < na && ib < nb) {
-		x = &va[ia];
-		y = &vb[ib];
-		lt = (x->time < y->time) | ((x->time == y->time) &
-		    ((uint32_t)(x->off - base) < (uint32_t)(y->off - base)));
-		/* Selected by arithmetic: which goes is not predictable. */
-		e = (const struct reader_hent *)((uintptr_t)y ^
-		    (((uintptr_t)x ^ (uintptr_t)y) & -(uintptr_t)lt));
-		if (e->time > lt_time || (e->time == lt_time &&
-		    (uint32_t)(e->off - base) >= (uint32_t)(lt_off - base)))
-			break;
-		o[n].time = e->time;
-		o[n].off = f->hi - (uint32_t)(hi - e->off);
-		o[n].size = e->size;
-		o[n].cap = cap[lt];
-		n++;
-		ia += lt;
-		ib += lt ^ 1;
-	}
-	a->head = ia;
-	b->head = ib;
-	/* The heap again, from what is left. */
-	f->nheap = 0;
-	a->hpos = b->hpos = -1;
-	if (ia < na) {
-		reader_fast_key(f, a, &f->heap[f->nheap]);
-		reader_fast_up(f, f->nheap++);
-	} else
-		reader_fast_empty(a);
-	if (ib < nb) {
-		reader_fast_key(f, b, &f->heap[f->nheap]);
-		reader_fast_up(f, f->nheap++);
-	} else
-		reader_fast_empty(b);
-	if (c != NULL) {
-		f->heap[f->nheap] = lim;
-		reader_fast_up(f, f->nheap++);
-	}
-	return n;
-}
-
-/*
- * Let out the held events up to the threshold, in order, into f->out: the
- * stream at the heap's root goes on while its head is before the better
- * of its children's.  How many went.
- */
-static uint32_t
-reader_fast_release(struct reader_fast *f)
-{
-	struct proto_frame	*o = f->out;
-	struct reader_stream	*s;
-	struct reader_hkey	*k, lim;
-	uint64_t		 thresh = f->thresh;
-	uint32_t		 n = 0, hi = (uint32_t)f->hi;
-
-	if (f->nheap == 2 || f->nheap == 3)
-		n = reader_fast_two(f);
-	while (n < READER_OUT && f->nheap > 0 && f->heap[0].time <= thresh) {
-		k = &f->heap[0];
-		s = &f->st[k->st];
-		lim.time = UINT64_MAX;
-		lim.off = UINT64_MAX;
-		if (f->nheap > 1)
-			lim = f->heap[1];
-		if (f->nheap > 2 && reader_hkey_before(&f->heap[2], &lim))
-			lim = f->heap[2];
+	if (na > 0 && nb > 0) {
 		for (;;) {
-			o[n].time = k->time;
-			o[n].off = k->off;
-			o[n].size = s->v[s->head].size;
-			o[n].cap = s->cap;
-			n++;
-			if (++s->head == s->n)
+			/* Selected by arithmetic: which goes is not
+			 * predictable. */
+			tb = reader_fbefore(b, a);
+			*out++ = *(tb ? b : a);
+			b += tb;
+			a += !tb;
+			if (a == ae || b == be)
 				break;
-			k->time = s->v[s->head].time;
-			k->off = f->hi - (uint32_t)(hi - s->v[s->head].off);
-			if (n == READER_OUT || k->time > thresh ||
-			    !reader_hkey_before(k, &lim))
-				break;
-		}
-		if (s->head < s->n) {
-			reader_fast_down(f, 0);
-			continue;
-		}
-		/* The stream is empty: out of the heap. */
-		reader_fast_empty(s);
-		if (--f->nheap > 0) {
-			reader_heap_set(f, 0, &f->heap[f->nheap]);
-			reader_fast_down(f, 0);
 		}
 	}
-	return n;
+	memcpy(out, a, (size_t)(ae - a) * sizeof *a);
+	out += ae - a;
+	memcpy(out, b, (size_t)(be - b) * sizeof *b);
 }
 
-/* Events let out and not yet given, filing chunks as needed: 0 at the end. */
-static int
-reader_fast_more(struct reader *m, struct reader_fast *f)
+/* Merge f->run[0..nrun) into one, pairs at a time; one stays in place. */
+static const struct proto_frame *
+reader_merge(struct reader_fast *f, unsigned nrun)
 {
-	while (f->out_pos == f->out_n) {
-		f->out_pos = 0;
-		if ((f->out_n = reader_fast_release(f)) > 0)
-			break;
-		if (f->all || reader_fast_chunk(m, f) == -1) {
-			f->out_n = 0;
+	struct proto_frame	*dst = f->out, *other = f->tmp, *sw;
+	size_t			 at;
+	unsigned		 i, k;
+
+	while (nrun > 1) {
+		at = 0;
+		for (i = k = 0; i < nrun; i += 2, k++) {
+			if (i + 1 < nrun) {
+				reader_merge2(f->run[i].p, f->run[i].n,
+				    f->run[i + 1].p, f->run[i + 1].n,
+				    dst + at);
+				f->run[k].n = f->run[i].n + f->run[i + 1].n;
+			} else {
+				memcpy(dst + at, f->run[i].p,
+				    f->run[i].n * sizeof *dst);
+				f->run[k].n = f->run[i].n;
+			}
+			f->run[k].p = dst + at;
+			at += f->run[k].n;
+		}
+		nrun = k;
+		sw = dst;
+		dst = other;
+		other = sw;
+	}
+	return f->run[0].p;
+}
+
+/*
+ * One round of the merge: streams that gave all their ready events are
+ * refilled (and leave when done); then every ready event up to the
+ * earliest of the streams' last ready ones (no stream's later events can
+ * go before that) goes to f->cur in order.  0 when all are done.
+ */
+static int
+reader_fast_round(struct reader *m, struct reader_fast *f)
+{
+	struct reader_fstream	*s;
+	struct proto_frame	 h;
+	const struct proto_frame *e;
+	unsigned		 k, lo, hi, mid, nrun = 0;
+	size_t			 total = 0;
+
+	for (k = 0; k < f->nlive; k++) {
+		s = &f->st[f->live[k]];
+		if (s->i == s->ready && !reader_fast_refill(m, f, s))
+			f->live[k--] = f->live[--f->nlive];
+		if (f->all)
 			return 0;
+	}
+	if (f->nlive == 0)
+		return 0;
+	s = &f->st[f->live[0]];
+	h = reader_frames(s)[s->ready - 1];
+	for (k = 1; k < f->nlive; k++) {
+		s = &f->st[f->live[k]];
+		e = &reader_frames(s)[s->ready - 1];
+		if (reader_fbefore(e, &h))
+			h = *e;
+	}
+	for (k = 0; k < f->nlive; k++) {
+		s = &f->st[f->live[k]];
+		/* Its first ready event after h, by bisection. */
+		lo = s->i;
+		hi = s->ready;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (reader_fbefore(&h, &reader_frames(s)[mid]))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		if (lo > s->i) {
+			f->run[nrun].p = &reader_frames(s)[s->i];
+			f->run[nrun++].n = lo - s->i;
+			total += lo - s->i;
+			s->i = lo;
 		}
 	}
+	f->cur = reader_merge(f, nrun);
+	f->ncur = total;
+	f->icur = 0;
 	return 1;
 }
 
-/* Up to n next events of the single pass into ev[]. */
+/* Up to n next events of the single pass into ev[], decoded in place. */
 static size_t
 reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
     size_t n)
 {
-	const char	*why = NULL;
-	char		 msg[160];
-	size_t		 k;
+	const struct proto_frame *e;
+	const char		*why = NULL;
+	char			 msg[160];
+	size_t			 k = 0, c, d;
 
-	if (!reader_fast_more(m, f))
-		return 0;
-	if (n > f->out_n - f->out_pos)
-		n = f->out_n - f->out_pos;
-	k = proto_dec_frames(m->types, f->map, f->out + f->out_pos, n, ev,
-	    &why);
-	f->out_pos += (uint32_t)k;
+	while (k < n && !f->all) {
+		if (f->icur == f->ncur && !reader_fast_round(m, f))
+			break;
+		e = f->cur + f->icur;
+		c = f->ncur - f->icur < n - k ? f->ncur - f->icur : n - k;
+		d = proto_dec_frames(m->types, f->map, e, c, ev + k, &why);
+		f->icur += d;
+		k += d;
+		if (d < c) {
+			snprintf(msg, sizeof msg, "byte %llu: %s",
+			    (unsigned long long)e[d].off, why);
+			reader_fail(m, msg);
+			f->all = 1;
+		}
+	}
 	if (reader_shrunk) {
 		/* Some bytes read were the zeros mapped for them. */
 		m->error[0] = '\0';
 		reader_fail(m, "the file shrank while read");
-		k = 0;
-	} else if (k < n) {
-		snprintf(msg, sizeof msg, "byte %llu: %s", (unsigned long long)
-		    f->out[f->out_pos].off, why);
-		reader_fail(m, msg);
-	} else
-		return k;
-	/* Nothing more after an error. */
-	f->out_pos = f->out_n = 0;
-	f->all = 1;
-	f->nheap = 0;
+		f->all = 1;
+		return 0;
+	}
 	return k;
+}
+
+/*
+ * The single pass from the first event at or after (time, off): each
+ * stream from its first segment with an event that late.
+ */
+static void
+reader_fast_seek(struct reader_fast *f, uint64_t time, uint64_t off)
+{
+	struct reader_fstream	*s;
+	uint32_t		 g;
+	unsigned		 i;
+
+	f->nlive = 0;
+	for (i = 0; i < f->nst; i++) {
+		s = &f->st[i];
+		for (g = s->first; g != READER_NONE && f->segs[g].pmax < time;
+		    g = f->segs[g].next)
+			;
+		s->seg = g;
+		s->pos = s->end = 0;
+		if (g != READER_NONE) {
+			s->pos = f->segs[g].off;
+			s->end = f->segs[g].end;
+		}
+		s->drop = s->mark = s->pos;
+		s->i = s->n = s->ready = 0;
+		f->live[f->nlive++] = i;	/* refilled by the first round */
+	}
+	f->ncur = f->icur = 0;
+	f->from_time = time;
+	f->from_off = off;
 }
 
 /* Try the single pass: 1 it is set up, 0 it does not apply, -1 error. */
@@ -1555,49 +1528,14 @@ reader_fast_open(struct reader *m)
 		reader_fast_free(f, m->size);
 		return rc;
 	}
-	f->lo = f->hi = f->pos = f->data;
-	f->dropped = f->mark = f->data;
-	f->block_cap = PROTO_NO_CAP;
+	reader_fast_seek(f, 0, 0);
 	m->fast = f;
 #ifdef READER_DEBUG
-	fprintf(stderr, "reader: single pass, lag %u chunks\n", f->lag);
+	fprintf(stderr, "reader: single pass, %u streams\n", f->nst);
 #endif
 	return 1;
 }
 
-/* The single pass from the first event at or after (time, off). */
-static void
-reader_fast_seek(struct reader_fast *f, uint64_t time, uint64_t off)
-{
-	uint64_t	lo = 0, hi = f->nck, mid;
-	uint32_t	i;
-
-	for (i = 0; i < f->nst; i++)
-		reader_fast_empty(&f->st[i]);
-	f->nheap = 0;
-	f->out_pos = f->out_n = 0;
-	/* The first chunk with an event that late (pmax grows). */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (f->ck[mid].pmax < time)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	f->chunk = lo;
-	f->from_time = time;
-	f->from_off = off;
-	f->lo = f->hi = f->dropped = f->mark = f->pos = lo < f->nck ?
-	    f->ck[lo].pos : f->end;
-	f->all = lo >= f->nck;
-	if (f->all) {
-		f->thresh = UINT64_MAX;
-		return;
-	}
-	f->block_cap = f->ck[lo].cap;
-	f->block_left = f->ck[lo].left;
-	f->thresh = lo >= f->lag ? f->ck[lo - f->lag].pmax : 0;
-}
 
 struct reader *
 reader_open(const char *path, char **cause)
@@ -1624,7 +1562,7 @@ reader_open(const char *path, char **cause)
 	reader_forget_runs(m);
 	if (m->dec == NULL || m->runs == NULL || m->segs == NULL)
 		goto fail;
-	if (READER_HOLD >= READER_CHUNK) {
+	if (READER_SINGLE) {
 		switch (reader_fast_open(m)) {
 		case 1:
 			return m;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # merge.sh: reader_next() must deliver the same events, in the same order,
 # however src/reader.c is built: the single pass with the default and with
-# small chunks and holds (so that lags, hold limits and the fallback to the
-# two passes are all reached on small files), and the two passes alone
-# (READER_HOLD=0, which t_merge-2pass is; t_merge-fan with a fan-in of 4,
+# small batches and groups (t_merge-bN: refills of N events, and lookaheads
+# so short that the scan's check and the fallback to the two passes are
+# reached), and the two passes alone
+# (READER_SINGLE=0, which t_merge-2pass is; t_merge-fan with a fan-in of 4,
 # 64 segments and a lookahead of 4, so that runs spill and spills merge).
 # The single pass is the shortcut: it must give the two passes' events on
 # every file it takes.  feed.c gives them too, on its thread or not, and
@@ -46,7 +47,7 @@ same() {
 		fail=$((fail + 1))
 	fi
 }
-for v in t_merge t_merge-c64 t_merge-c256 t_merge-c4k t_merge-c16 t_merge-fan; do
+for v in t_merge t_merge-b3 t_merge-b16 t_merge-b64 t_merge-b1 t_merge-fan; do
 	same $v ref - "$@"
 done
 # feed.c: the reader's events on a second thread (or not), and with its
@@ -54,7 +55,7 @@ done
 for v in t_feed t_feed-n7 t_feed-2pass t_feed-sync t_feed-tsan; do
 	same $v ref - "$@"
 done
-for v in t_seek t_seek-c64 t_seek-2pass t_seek-fan; do
+for v in t_seek t_seek-b3 t_seek-2pass t_seek-fan; do
 	$dir/$v "$@" > "$out/$v" 2> "$out/$v.err"
 	# The lines but the seek's must be the reference's.
 	if ! sed 's/ seek-[a-zA-Z-]*$//' "$out/$v" | cmp -s "$out/ref" -; then

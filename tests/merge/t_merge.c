@@ -194,6 +194,9 @@ main(int argc, char **argv)
 		if (n != reader_done(m))
 			sorted = 0;
 		err = reader_error(m);
+		/* The count reader_open() gave (progress) is what came. */
+		if (err == NULL && ferr == NULL && n != reader_events(m))
+			sorted = 0;
 		if (err == NULL)
 			err = ferr;
 #ifdef T_MERGE_SEEK
