@@ -791,6 +791,13 @@ struct reader_fseg {
 #ifndef READER_GROUP
 #define READER_GROUP	16		/* the scan's unit of displacement */
 #endif
+#ifndef READER_EXCEPT
+#define READER_EXCEPT	(1 << 16)	/* events taken out of their streams */
+#endif
+/* The scan reads the file, not the mapping: copied in by the kernel, the
+ * bytes are in cache when their events are framed one after the other,
+ * and the mapping's pages are touched once, by the merge. */
+#define READER_SCAN	(256 << 10)
 #ifndef READER_BATCH
 #define READER_BATCH	256		/* events a stream frames at once */
 #endif
@@ -808,6 +815,9 @@ struct reader_fstream {
 	 * two, the last one's, and the current's. */
 	uint64_t	 floor, gprev, gcur;
 	unsigned	 gcnt;
+	/* The stream of events taken out of theirs, or NULL. */
+	const struct proto_frame *xv;
+	uint32_t	 xi, xn;
 	/* ent[0] is a sentinel (time 0) before the frames, ent + 1. */
 	struct proto_frame ent[1 + READER_BATCH + READER_FLOOK];
 };
@@ -834,6 +844,16 @@ struct reader_fast {
 	struct reader_fstream *st;
 	unsigned	 nst, st_room;
 	uint16_t	 stream_of[65536];	/* by a block's u16 cap: index + 1 */
+
+	/*
+	 * Events the scan found too far out of place in their streams:
+	 * taken out (the segment is split around each), sorted, and given
+	 * as one more stream.  A bounded correction: past READER_EXCEPT of
+	 * them, the two passes.
+	 */
+	struct proto_frame *exc;
+	uint32_t	 nexc, exc_room;
+	uint8_t		*sbuf;		/* the scan's */
 
 	unsigned	*live;		/* streams not done */
 	unsigned	 nlive;
@@ -925,7 +945,9 @@ reader_fast_free(struct reader_fast *f, uint64_t size)
 		sigaction(SIGBUS, &reader_old_bus, NULL);
 		reader_map_lo = reader_map_hi = NULL;
 	}
+	free(f->sbuf);
 	free(f->segs);
+	free(f->exc);
 	free(f->st);
 	free(f->live);
 	free(f->run);
@@ -1019,6 +1041,72 @@ reader_max(uint64_t a, uint64_t b)
 }
 
 /*
+ * The event at pos (size bytes, time t) is too far out of place in stream
+ * si: out of it into f->exc, its segment *g ending before it (pmax: the
+ * stream's newest time so far) and the next starting after.  1 done, 0
+ * too many such, -1 out of memory.
+ */
+static __attribute__((noinline)) int
+reader_fast_except(struct reader_fast *f, long si, uint32_t *g, uint64_t pos,
+    uint64_t size, uint64_t t, uint64_t pmax)
+{
+	struct proto_frame	*x;
+
+	if (f->nexc == f->exc_room) {
+		if (f->exc_room >= READER_EXCEPT)
+			return 0;
+		x = reallocarray(f->exc, f->exc_room * 2 + 64, sizeof *x);
+		if (x == NULL)
+			return -1;
+		f->exc = x;
+		f->exc_room = f->exc_room * 2 + 64;
+	}
+	x = &f->exc[f->nexc++];
+	x->time = t;
+	x->off = pos;
+	x->size = (uint32_t)size;
+	x->cap = f->st[si].cap;
+	f->segs[*g].end = pos;
+	f->segs[*g].pmax = pmax;
+	if ((*g = reader_fast_seg(f, si, pos + size)) == READER_NONE)
+		return -1;
+	return 1;
+}
+
+static int
+reader_frame_cmp(const void *a, const void *b)
+{
+	const struct proto_frame *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The stream of the events taken out, sorted, last: -1 out of memory. */
+static int
+reader_fast_excstream(struct reader_fast *f)
+{
+	struct reader_fstream	*s;
+
+	qsort(f->exc, f->nexc, sizeof *f->exc, reader_frame_cmp);
+	if (f->nst == f->st_room) {
+		s = reallocarray(f->st, f->st_room + 1, sizeof *s);
+		if (s == NULL)
+			return -1;
+		f->st = s;
+		f->st_room++;
+	}
+	s = &f->st[f->nst++];
+	memset(s, 0, offsetof(struct reader_fstream, ent));
+	memset(&s->ent[0], 0, sizeof s->ent[0]);
+	s->seg = s->first = s->last = READER_NONE;
+	s->xv = f->exc;
+	s->xn = f->nexc;
+	return 0;
+}
+
+/*
  * Whether the file suits the single pass: 1 yes, 0 no, -1 on a system
  * error.  Reads the header with m->dec, then frames every event from the
  * mapping (as the decoder would: a bad or cut event, a second header, a
@@ -1035,8 +1123,10 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	struct proto_ev	 ev;
 	enum proto_res	 r;
 	struct reader_fstream *s;
-	const uint8_t	*p, *map;
-	uint64_t	 pos, t, avail, n = 0, dropped, size = m->size;
+	const uint8_t	*p;
+	uint8_t		*buf;
+	uint64_t	 pos, t, avail, n = 0, size = m->size;
+	uint64_t	 cs = 0, ce = 0, k, kstop;
 	uint64_t	 floor, gprev, gcur;
 	uint32_t	 g;
 	unsigned	 gcnt;
@@ -1045,6 +1135,7 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	uint64_t	 stop, until = 0, sz, groups = 0;
 	uint32_t	 i, bs;
 	uint8_t		 tb[2];
+	int		 rc;
 	int		 incap = 0;
 	uint16_t	 tag, capf;
 
@@ -1069,11 +1160,13 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 		return -1;
 	memcpy(f->tsize, proto_dec_sizes(m->dec), sizeof f->tsize);
 	f->marker = proto_dec_type_size(m->dec, PROTO_BLOCK_MARKER) >= 14;
-	f->data = dropped = proto_dec_offset(m->dec);
+	f->data = proto_dec_offset(m->dec);
 	f->end = size;
 	if (reader_fast_map(m, f) == -1)
 		return 0;
-	map = f->map;
+	if ((f->sbuf = malloc(READER_SCAN + READER_MAX_EVENT)) == NULL)
+		return -1;
+	buf = f->sbuf;
 
 	/* The stream in force is held in locals; a switch saves it. */
 #define READER_LEAVE(at) do {						\
@@ -1104,22 +1197,40 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 		    8 + (uint32_t)f->tsize[i] : 0;
 	}
 	while (pos < size) {
+		if (ce < size && pos + READER_MAX_EVENT > ce) {
+			/* The next bytes, whole events at least. */
+			cs = pos;
+			ce = size - pos < READER_SCAN + READER_MAX_EVENT ? size :
+			    pos + READER_SCAN + READER_MAX_EVENT;
+			for (k = 0; k < ce - cs; k += got) {
+				if (reader_read_at(m->fd, buf + k, ce - cs - k,
+				    cs + k, &got) == -1)
+					return -1;
+				if (got == 0)
+					return 0;	/* it shrank */
+			}
+		}
 		/*
-		 * Fixed-size events up to the block's end, the next drop, or
-		 * the last 64 KiB (where one may be cut): the bulk, a few
+		 * Fixed-size events up to the block's end, or to where one
+		 * might not be whole in the buffer: the bulk, a few
 		 * instructions each.
 		 */
-		stop = size - pos > READER_MAX_EVENT ? size - READER_MAX_EVENT :
-		    pos;
-		if (stop > dropped + READER_DROP)
-			stop = dropped + READER_DROP;
+		stop = ce - pos > READER_MAX_EVENT ? ce - READER_MAX_EVENT : pos;
 		if (incap && stop > until)
 			stop = until;
-		while (pos < stop && (sz = f->fixed[reader_raw16(map + pos)]) !=
-		    0) {
-			t = reader_be64(map + pos + 2);
-			if (t < floor)
-				return 0;	/* too far out of place */
+		k = pos - cs;
+		kstop = stop > pos ? stop - cs : k;
+		while (k < kstop && (sz = f->fixed[reader_raw16(buf + k)]) != 0) {
+			t = reader_be64(buf + k + 2);
+			if (t < floor) {
+				/* Too far out of place: out of the stream. */
+				if ((rc = reader_fast_except(f, si, &g, cs + k,
+				    sz, t, reader_max(floor, reader_max(gprev,
+				    gcur)))) != 1)
+					return rc;
+				k += sz;
+				continue;
+			}
 			gcur = reader_max(gcur, t);
 			if (--gcnt == 0) {
 				floor = reader_max(floor, gprev);
@@ -1128,12 +1239,9 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 				gcnt = READER_GROUP;
 				groups++;
 			}
-			pos += sz;
+			k += sz;
 		}
-		if (pos - dropped >= READER_DROP) {
-			reader_drop(map, dropped, pos);
-			dropped = pos;
-		}
+		pos = cs + k;
 		if (incap && pos >= until) {
 			/* Past the block's last event: capless. */
 			incap = 0;
@@ -1143,8 +1251,10 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 		if (pos >= size)
 			break;
 		/* One event the long way: variable, a marker, the tail. */
-		p = map + pos;
-		avail = size - pos;
+		if (ce < size && pos + READER_MAX_EVENT > ce)
+			continue;	/* read on first */
+		p = buf + (pos - cs);
+		avail = ce - pos;
 		tag = avail >= 2 ? reader_be16(p) : 0;
 		if (tag == 0xffff) {
 			if (avail != 2)
@@ -1171,8 +1281,14 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 			READER_ENTER(capf, pos);
 		}
 		t = reader_be64(p + 2);
-		if (t < floor)
-			return 0;
+		if (t < floor) {
+			if ((rc = reader_fast_except(f, si, &g, pos,
+			    (uint64_t)total, t, reader_max(floor,
+			    reader_max(gprev, gcur)))) != 1)
+				return rc;
+			pos += (uint64_t)total;
+			continue;
+		}
 		gcur = reader_max(gcur, t);
 		if (--gcnt == 0) {
 			floor = reader_max(floor, gprev);
@@ -1186,13 +1302,14 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	READER_LEAVE(f->end);
 #undef READER_LEAVE
 #undef READER_ENTER
-	reader_drop(map, 0, size);
-	if (reader_shrunk)
-		return 0;	/* zeros were read: the two passes say where */
+	free(f->sbuf);
+	f->sbuf = NULL;
 	/* Whole groups, and what each stream's last one holds. */
-	n = groups * READER_GROUP;
+	n = groups * READER_GROUP + f->nexc;
 	for (i = 0; i < f->nst; i++)
 		n += READER_GROUP - f->st[i].gcnt;
+	if (f->nexc > 0 && reader_fast_excstream(f) == -1)
+		return -1;
 	m->events = n;
 	f->safe = size > READER_MAX_EVENT ? size - READER_MAX_EVENT : 0;
 	f->live = calloc(f->nst + 1, sizeof *f->live);
@@ -1235,6 +1352,7 @@ reader_fast_refill(struct reader *m, struct reader_fast *f,
     struct reader_fstream *s)
 {
 	struct proto_frame	*v = reader_frames(s), *x, *xe;
+	const struct proto_frame *xs;
 	const uint8_t		*map = f->map, *p, *pe;
 	const uint32_t		*fixed = f->fixed;
 	uint64_t		 ft = f->from_time, fo = f->from_off;
@@ -1248,13 +1366,27 @@ reader_fast_refill(struct reader *m, struct reader_fast *f,
 	 * given since the last step borrow may still be read (feed.c hands
 	 * them to the model on another thread, thousands of events behind;
 	 * a page dropped too soon is only read again). */
-	if (s->i > 0 && v[0].off - s->mark >= f->drop_step) {
+	if (s->i > 0 && s->xv == NULL &&
+	    v[0].off - s->mark >= f->drop_step) {
 		reader_drop(map, s->drop, s->mark);
 		s->drop = s->mark;
 		s->mark = v[0].off;
 	}
 	memmove(v, v + s->i, (s->n - s->i) * sizeof *v);
 	n = s->n - s->i;
+	if (s->xv != NULL) {
+		/* The events taken out: sorted already, all ready. */
+		while (n < READER_BATCH + READER_FLOOK && s->xi < s->xn) {
+			xs = &s->xv[s->xi++];
+			if (filter && (xs->time < ft || (xs->time == ft &&
+			    xs->off < fo)))
+				continue;
+			v[n++] = *xs;
+		}
+		s->i = 0;
+		s->n = s->ready = n;
+		return n > 0;
+	}
 	while (n < READER_BATCH + READER_FLOOK) {
 		if (pos == end) {
 			if (s->seg == READER_NONE ||
@@ -1508,6 +1640,7 @@ reader_fast_seek(struct reader_fast *f, uint64_t time, uint64_t off)
 		}
 		s->drop = s->mark = s->pos;
 		s->i = s->n = s->ready = 0;
+		s->xi = 0;
 		f->live[f->nlive++] = i;	/* refilled by the first round */
 	}
 	f->ncur = f->icur = 0;

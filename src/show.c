@@ -10,6 +10,7 @@
 
 #define SHOW_LINE	(1 << 20)	/* longest line: 8 x 64 KiB payload */
 #define SHOW_OUT	(4 << 20)	/* lines are formatted in place here */
+#define SHOW_BATCH	256		/* events asked of the reader at once */
 
 /* Output buffered by hand: lines are formatted straight into it. */
 struct show_out {
@@ -55,7 +56,8 @@ static int
 show_file(const char *path)
 {
 	struct reader		*m;
-	struct proto_ev		 ev;
+	struct proto_ev		 ev[SHOW_BATCH];
+	size_t			 i, n;
 	const struct proto_dec	*d;
 	struct show_out		 o = { NULL, 0, 0 };
 	char			*line, *cause;
@@ -73,10 +75,14 @@ show_file(const char *path)
 	}
 	if ((d = reader_dec(m)) != NULL) {
 		show_types(d, o.buf, stdout);
-		while (reader_next(m, &ev) == PROTO_EVENT) {
-			line = show_room(&o);
-			o.n += proto_show_event(&ev, d, line, SHOW_LINE);
-			o.buf[o.n++] = '\n';
+		/* In batches: the reader decodes many at once. */
+		while ((n = reader_next_n(m, ev, SHOW_BATCH)) > 0) {
+			for (i = 0; i < n; i++) {
+				line = show_room(&o);
+				o.n += proto_show_event(&ev[i], d, line,
+				    SHOW_LINE);
+				o.buf[o.n++] = '\n';
+			}
 		}
 		show_flush(&o);
 	}

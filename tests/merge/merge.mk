@@ -9,7 +9,7 @@ MERGE_T_PROTO := $(PROTO_SRC:proto/%.c=build/merge/proto/%.o)
 # name: the READER_* settings of each build of t_merge.
 MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
 	t_merge-2pass:-DREADER_SINGLE=0 \
-	t_merge-b1:-DREADER_BATCH=1,-DREADER_GROUP=1,-DREADER_DROP=4096 \
+	t_merge-b1:-DREADER_BATCH=1,-DREADER_GROUP=1,-DREADER_DROP=4096,-DREADER_EXCEPT=64 \
 	t_merge-b3:-DREADER_BATCH=3,-DREADER_GROUP=2 \
 	t_merge-b16:-DREADER_BATCH=16,-DREADER_GROUP=4 \
 	t_merge-b64:-DREADER_BATCH=64,-DREADER_GROUP=8 \
