@@ -1407,8 +1407,12 @@ reader_fast_refill(struct reader *m, struct reader_fast *f,
 			xe = v + READER_BATCH + READER_FLOOK;
 			p = map + pos;
 			pe = map + (end < f->safe ? end : f->safe);
-			while (x < xe && p < pe &&
-			    (len = fixed[reader_raw16(p)]) != 0) {
+			/* An event has 10 bytes at least: stopping within 10
+			 * bytes a free frame, the frames need no test. */
+			if (pe > p &&
+			    (uint64_t)(pe - p) > (uint64_t)(xe - x) * 10)
+				pe = p + (xe - x) * 10;
+			while (p < pe && (len = fixed[reader_raw16(p)]) != 0) {
 				/* The bytes a few events on: ready by the
 				 * time they are framed. */
 				__builtin_prefetch(p + 256);
