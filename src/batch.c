@@ -2,8 +2,8 @@
  * batch.c: evtop --batch: the model printed as text (like `top -b`) or as
  * one JSON object per line, every --interval seconds of event time and
  * once at the end.  Files are replayed as fast as they can be read, in
- * time order: order.c's, read on a second core (feed.c), or merge.c's
- * for the files order.c does not take.
+ * time order: reader.c's, read on a second core (feed.c) when its events
+ * last that long.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +12,6 @@
 #include "model.h"
 
 #define BATCH_DEFAULT_NS	1000000000ULL
-#ifndef BATCH_EVENTS
-#define BATCH_EVENTS		64	/* events taken from the merge at once */
-#endif
 
 /* Print the model once, in the form the options ask for. */
 void
@@ -41,23 +38,6 @@ batch_interval_ns(const struct evtop_opts *o)
 	return (uint64_t)(o->interval * 1e9);
 }
 
-/* The events of the file: order.c's through feed.c, else merge.c's. */
-struct batch_src {
-	struct order	*ord;
-	struct feed	*fd;
-	struct merge	*mg;
-	struct proto_ev	 evs[BATCH_EVENTS];	/* merge.c's */
-};
-
-static size_t
-batch_next(struct batch_src *b, const struct proto_ev **ev)
-{
-	if (b->fd != NULL)
-		return feed_next(b->fd, ev);
-	*ev = b->evs;
-	return merge_next_n(b->mg, b->evs, BATCH_EVENTS);
-}
-
 static void
 batch_error(struct model *m, const struct evtop_opts *o, const char *err)
 {
@@ -68,8 +48,9 @@ batch_error(struct model *m, const struct evtop_opts *o, const char *err)
 static int
 batch_file(const struct evtop_opts *o)
 {
-	static struct batch_src b;
 	const struct proto_ev *evs, *ev;
+	struct reader	*rd;
+	struct feed	*fd;
 	struct model	*m;
 	const struct proto_dec *dec;
 	const char	*err;
@@ -78,23 +59,21 @@ batch_file(const struct evtop_opts *o)
 	uint64_t	 every = batch_interval_ns(o), next = 0;
 	int		 started = 0, rc;
 
-	if ((b.ord = order_open(o->target)) == NULL &&
-	    (b.mg = merge_open(o->target, &cause)) == NULL) {
+	if ((rd = reader_open(o->target, &cause)) == NULL) {
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
 		    o->target);
 		free(cause);
 		return 1;
 	}
 	m = model_new();
-	model_set_reorder(m, 0, 0);	/* both give time order */
-	dec = b.ord != NULL ? order_dec(b.ord) : merge_dec(b.mg);
-	if (dec != NULL)
+	model_set_reorder(m, 0, 0);	/* the reader gives time order */
+	if ((dec = reader_dec(rd)) != NULL)
 		model_header(m, dec);
-	if (b.ord != NULL && (b.fd = feed_new(b.ord, 1)) == NULL) {
+	if ((fd = feed_new(rd, 1)) == NULL) {
 		fprintf(stderr, "evtop: out of memory\n");
 		return 1;
 	}
-	while ((n = batch_next(&b, &evs)) > 0) {
+	while ((n = feed_next(fd, &evs)) > 0) {
 		for (i = 0; i < n;) {
 			ev = &evs[i];
 			if (!started && ev->kind == PROTO_BLOCK_MARKER) {
@@ -115,20 +94,18 @@ batch_file(const struct evtop_opts *o)
 			}
 		}
 	}
-	if (b.fd != NULL && (err = feed_error(b.fd)) != NULL)
+	if ((err = feed_error(fd)) != NULL)
 		snprintf(derr, sizeof derr, "%s", err);
-	feed_free(b.fd);	/* the order is ours again */
-	err = b.ord != NULL ? order_error(b.ord) : merge_error(b.mg);
-	if (err != NULL)
+	feed_free(fd);	/* the reader is ours again */
+	if ((err = reader_error(rd)) != NULL)
 		batch_error(m, o, err);
-	if (derr[0] != '\0')
+	else if (derr[0] != '\0')
 		batch_error(m, o, derr);
 	model_flush(m);
 	batch_emit(m, o, stdout);
 	rc = export_end(m, o);
 	model_free(m);
-	order_free(b.ord);
-	merge_free(b.mg);
+	reader_free(rd);
 	return ferror(stdout) ? 1 : rc;
 }
 

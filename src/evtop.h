@@ -86,35 +86,28 @@ struct evtop_status {
 	uint64_t	 wall_ns;
 };
 
-/* order.c: a clean file's events in time order, fast (else merge.c). */
-struct order;
-struct order	*order_open(const char *);
-void		 order_free(struct order *);
-size_t		 order_next_n(struct order *, struct proto_ev *, size_t);
-int		 order_shrank(const struct order *);
-const struct proto_dec *order_dec(const struct order *);
-const char	*order_error(const struct order *);
-uint64_t	 order_late(const struct order *);
-uint64_t	 order_done(const struct order *);
+/* reader.c: a file's events in the reference's order (stable by time). */
+struct reader;
+struct reader	*reader_open(const char *, char **);
+void		 reader_free(struct reader *);
+enum proto_res	 reader_next(struct reader *, struct proto_ev *);
+size_t		 reader_next_n(struct reader *, struct proto_ev *, size_t);
+int		 reader_seek(struct reader *, uint64_t, uint64_t);
+void		 reader_tell(const struct reader *, uint64_t *, uint64_t *);
+int		 reader_lasting(const struct reader *);
+int		 reader_shrank(const struct reader *);
+const struct proto_dec *reader_dec(const struct reader *);
+const char	*reader_error(const struct reader *);
+uint64_t	 reader_events(const struct reader *);
+uint64_t	 reader_done(const struct reader *);
+uint64_t	 reader_size(const struct reader *);
 
-/* feed.c: an order read on a thread of its own, a slab at a time. */
+/* feed.c: a reader read on a thread of its own, a slab at a time. */
 struct feed;
-struct feed	*feed_new(struct order *, int);
+struct feed	*feed_new(struct reader *, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
 const char	*feed_error(const struct feed *);
 void		 feed_free(struct feed *);
-
-/* merge.c: the events of a file in the reference's order (stable by time). */
-struct merge;
-struct merge	*merge_open(const char *, char **);
-void		 merge_free(struct merge *);
-enum proto_res	 merge_next(struct merge *, struct proto_ev *);
-size_t		 merge_next_n(struct merge *, struct proto_ev *, size_t);
-const struct proto_dec *merge_dec(const struct merge *);
-const char	*merge_error(const struct merge *);
-uint64_t	 merge_events(const struct merge *);
-uint64_t	 merge_done(const struct merge *);
-uint64_t	 merge_size(const struct merge *);
 
 /* export.c: profiles out; win is an enum model_win. */
 struct model;

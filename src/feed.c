@@ -1,5 +1,5 @@
 /*
- * feed.c: a file's events, put in time order and decoded by order.c on a
+ * feed.c: a file's events, put in time order and decoded by reader.c on a
  * thread of their own, handed to `evtop --batch` a slab at a time.
  *
  * Why a thread, where evtop otherwise has none (STYLE.md): replaying a
@@ -11,17 +11,18 @@
  * model's side moved less data but left that side more to do: slower.)
  *
  * Ownership keeps it simple: once feed_new() returns, the reader thread
- * alone touches the order; the caller alone touches the model.  They
+ * alone touches the reader; the caller alone touches the model.  They
  * share FEED_SLABS slabs of FEED_N events and two counters under one
  * mutex, and a slab is in one hand at a time: the reader fills slab
  * `filled % FEED_SLABS` while fewer than FEED_SLABS are unreleased, the
  * caller reads slab `taken % FEED_SLABS` and releases it when it asks for
- * the next.  The events' borrowed pointers point into the order's map,
- * which lives until order_free().  After feed_free() the order is the
- * caller's again (for order_error()).
+ * the next.  The events' borrowed pointers point into the reader's
+ * mapping, which lives until reader_free().  After feed_free() the reader
+ * is the caller's again (for reader_error()).
  *
- * Without the thread (feed_new(o, 0), or when none can be started) the
- * caller fills each slab itself: the same events, in the same slabs.
+ * Without the thread (feed_new(r, 0), when none can be started, or when
+ * the reader's events do not last: reader_lasting()) the caller fills each
+ * slab itself: the same events, in the same slabs.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -36,11 +37,11 @@
 
 struct feed_slab {
 	struct proto_ev	 ev[FEED_N];
-	size_t		 n;		/* 0: the order has no more */
+	size_t		 n;		/* 0: the reader has no more */
 };
 
 struct feed {
-	struct order	*ord;
+	struct reader	*rd;
 	int		 threaded;
 	pthread_t	 thread;
 	pthread_mutex_t	 mu;
@@ -78,7 +79,7 @@ feed_reader(void *arg)
 		s = &f->slab[f->filled % FEED_SLABS];
 		pthread_mutex_unlock(&f->mu);
 
-		n = s->n = order_next_n(f->ord, s->ev, FEED_N);
+		n = s->n = reader_next_n(f->rd, s->ev, FEED_N);
 
 		pthread_mutex_lock(&f->mu);
 		f->filled++;
@@ -92,7 +93,7 @@ feed_reader(void *arg)
 /*
  * Start the reader with the signals the caller handles (Ctrl-C, SIGTERM,
  * a closed pipe) blocked, so that they reach the caller; a fault's own
- * signal (SIGBUS on a file that shrinks, see order.c) cannot be blocked.
+ * signal (SIGBUS on a file that shrinks, see reader.c) cannot be blocked.
  */
 static int
 feed_start(struct feed *f)
@@ -111,16 +112,16 @@ feed_start(struct feed *f)
 	return rc;
 }
 
-/* Start reading o; threaded = 0 reads in feed_next() instead. */
+/* Start reading r; threaded = 0 reads in feed_next() instead. */
 struct feed *
-feed_new(struct order *o, int threaded)
+feed_new(struct reader *r, int threaded)
 {
 	struct feed	*f;
 
 	if ((f = calloc(1, sizeof *f)) == NULL)
 		return NULL;
-	f->ord = o;
-	if (!threaded)
+	f->rd = r;
+	if (!threaded || !reader_lasting(r))
 		return f;
 	/* (With default attributes these cannot fail.) */
 	pthread_mutex_init(&f->mu, NULL);
@@ -147,14 +148,14 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 
 	if (f->end)
 		return 0;
-	if (order_shrank(f->ord)) {
+	if (reader_shrank(f->rd)) {
 		/* What the events before borrowed may have been zeros. */
 		f->shrank = f->end = 1;
 		return 0;
 	}
 	if (!f->threaded) {
 		s = &f->slab[0];
-		s->n = order_next_n(f->ord, s->ev, FEED_N);
+		s->n = reader_next_n(f->rd, s->ev, FEED_N);
 	} else {
 		pthread_mutex_lock(&f->mu);
 		if (f->holding && ++f->taken + FEED_SLABS / 2 == f->filled)
@@ -171,14 +172,14 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 	return s->n;
 }
 
-/* Why the events stopped early, if the order did not say; or NULL. */
+/* Why the events stopped early, if the reader did not say; or NULL. */
 const char *
 feed_error(const struct feed *f)
 {
 	return f->shrank ? "the file shrank while read" : NULL;
 }
 
-/* Stop the reader if it still runs; the order is the caller's again. */
+/* Stop the thread if it still runs; the reader is the caller's again. */
 void
 feed_free(struct feed *f)
 {

@@ -15,7 +15,7 @@
  * event copied into it has been released.
  *
  * With no event late, the order is exactly the stable time order that
- * merge_next() gives for a file.  An event older than one already released
+ * reader_next() gives for a file.  An event older than one already released
  * is applied at once and counted as late.
  */
 #include <stdlib.h>

@@ -570,7 +570,7 @@ struct model {
  *	in arrival order are held back and released in time order (ties in
  *	arrival order) once they are window_ns older than the newest event
  *	seen, or when max_bytes of copies are held.  window_ns 0: the input is
- *	already in time order (a file through merge_next), apply at once.
+ *	already in time order (a file through reader_next), apply at once.
  *	Default: MODEL_REORDER_NS, MODEL_REORDER_BYTES.
  * model_apply_until(m, ev, n, until): model_apply() on ev[0..n) up to the
  *	first event at or after until (block markers aside); how many.

@@ -1,6 +1,6 @@
 /*
  * show.c: `evtop show FILE`, the text `ghc-events show` prints, from the
- * time-ordered events of merge.c.
+ * time-ordered events of reader.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #define SHOW_LINE	(1 << 20)	/* longest line: 8 x 64 KiB payload */
 #define SHOW_OUT	(4 << 20)	/* lines are formatted in place here */
+#define SHOW_BATCH	256		/* events asked of the reader at once */
 
 /* Output buffered by hand: lines are formatted straight into it. */
 struct show_out {
@@ -54,44 +55,49 @@ show_types(const struct proto_dec *d, char *line, FILE *out)
 static int
 show_file(const char *path)
 {
-	struct merge		*m;
-	struct proto_ev		 ev;
+	struct reader		*m;
+	struct proto_ev		 ev[SHOW_BATCH];
+	size_t			 i, n;
 	const struct proto_dec	*d;
 	struct show_out		 o = { NULL, 0, 0 };
 	char			*line, *cause;
 	int			 rc = 0;
 
-	if ((m = merge_open(path, &cause)) == NULL) {
+	if ((m = reader_open(path, &cause)) == NULL) {
 		fprintf(stderr, "evtop: %s\n", cause ? cause : path);
 		free(cause);
 		return 1;
 	}
 	if ((o.buf = malloc(SHOW_OUT)) == NULL) {
-		merge_free(m);
+		reader_free(m);
 		fprintf(stderr, "evtop: out of memory\n");
 		return 1;
 	}
-	if ((d = merge_dec(m)) != NULL) {
+	if ((d = reader_dec(m)) != NULL) {
 		show_types(d, o.buf, stdout);
-		while (merge_next(m, &ev) == PROTO_EVENT) {
-			line = show_room(&o);
-			o.n += proto_show_event(&ev, d, line, SHOW_LINE);
-			o.buf[o.n++] = '\n';
+		/* In batches: the reader decodes many at once. */
+		while ((n = reader_next_n(m, ev, SHOW_BATCH)) > 0) {
+			for (i = 0; i < n; i++) {
+				line = show_room(&o);
+				o.n += proto_show_event(&ev[i], d, line,
+				    SHOW_LINE);
+				o.buf[o.n++] = '\n';
+			}
 		}
 		show_flush(&o);
 	}
-	if (merge_error(m) == NULL)
+	if (reader_error(m) == NULL)
 		fputc('\n', stdout);
 	if (fflush(stdout) != 0 || ferror(stdout) || o.error) {
 		fprintf(stderr, "evtop: show: write error\n");
 		rc = 1;
 	}
-	if (merge_error(m) != NULL) {
-		fprintf(stderr, "evtop: %s: %s\n", path, merge_error(m));
+	if (reader_error(m) != NULL) {
+		fprintf(stderr, "evtop: %s: %s\n", path, reader_error(m));
 		rc = 1;
 	}
 	free(o.buf);
-	merge_free(m);
+	reader_free(m);
 	return rc;
 }
 

@@ -1,12 +1,12 @@
 /*
  * source-file.c: replay of a recorded eventlog, paced by its timestamps.
  *
- * The events come from merge.c in time order.  An event of time t is due
+ * The events come from reader.c in time order.  An event of time t is due
  * at anchor_wall + (t - anchor_ev) / speed; every change of speed, a pause
  * and its end move the anchor to the last event delivered and now, so the
  * replay goes on from where it is.  Speed 0 delivers as fast as the loop
  * takes them.  The next event is read ahead and held until it is due
- * (its borrowed pointers stay valid: merge_next() is not called again
+ * (its borrowed pointers stay valid: reader_next() is not called again
  * before it is handed over).
  */
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 #define REPLAY_SPEED_MAX	1024.0
 
 struct replay {
-	struct merge	*m;
+	struct reader	*m;
 	struct proto_ev	 ev;		/* read ahead, not yet delivered */
 	int		 have;
 	int		 done;
@@ -42,7 +42,7 @@ replay_open(const char *path, double speed, char **cause)
 		source_cause(cause, "out of memory");
 		return NULL;
 	}
-	if ((rp->m = merge_open(path, cause)) == NULL) {
+	if ((rp->m = reader_open(path, cause)) == NULL) {
 		free(rp);
 		return NULL;
 	}
@@ -56,20 +56,20 @@ replay_free(struct replay *rp)
 {
 	if (rp == NULL)
 		return;
-	merge_free(rp->m);
+	reader_free(rp->m);
 	free(rp);
 }
 
 const struct proto_dec *
 replay_dec(const struct replay *rp)
 {
-	return merge_dec(rp->m);
+	return reader_dec(rp->m);
 }
 
 const char *
 replay_error(const struct replay *rp)
 {
-	return merge_error(rp->m);
+	return reader_error(rp->m);
 }
 
 int
@@ -109,7 +109,7 @@ replay_fill(struct replay *rp, uint64_t now)
 		return 1;
 	if (rp->done)
 		return 0;
-	if (merge_next(rp->m, &rp->ev) != PROTO_EVENT) {
+	if (reader_next(rp->m, &rp->ev) != PROTO_EVENT) {
 		rp->done = 1;
 		rp->to_end = 0;
 		return 0;
@@ -211,11 +211,11 @@ replay_to_end(struct replay *rp, uint64_t now)
 void
 replay_status(const struct replay *rp, struct evtop_status *st)
 {
-	uint64_t	events = merge_events(rp->m), done = merge_done(rp->m);
+	uint64_t	events = reader_events(rp->m), done = reader_done(rp->m);
 
 	st->speed = rp->to_end ? 0 : rp->speed;
 	st->paused = rp->paused && !rp->done;
-	st->file_size = merge_size(rp->m);
+	st->file_size = reader_size(rp->m);
 	/* Events come in time order, not file order: the bytes replayed are
 	 * the file's share of the events delivered. */
 	if (rp->done || (events > 0 && done >= events))

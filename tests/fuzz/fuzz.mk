@@ -1,4 +1,4 @@
-# libFuzzer over the decoder, and over order.c (fuzz_order).  `make fuzz` runs FUZZ_SECONDS; `make check`
+# libFuzzer over the decoder, and over reader.c (fuzz_reader).  `make fuzz` runs FUZZ_SECONDS; `make check`
 # replays the seeds and fuzzes briefly (FUZZ_CHECK_SECONDS).
 FUZZ_SECONDS ?= 120
 FUZZ_CHECK_SECONDS ?= 10
@@ -8,15 +8,15 @@ build/fuzz/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^
 
-build/fuzz/fuzz_order: tests/fuzz/fuzz_order.c src/order.c src/merge.c $(PROTO_SRC)
+build/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c src/reader.c $(PROTO_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^
 
-# Whole files for fuzz_order, but for the largest.
-build/fuzz/seeds-order.stamp: $(FUZZ_SEEDS)
-	@mkdir -p build/fuzz/seeds-order build/fuzz/corpus-order
+# Whole files for fuzz_reader, but for the largest.
+build/fuzz/seeds-reader.stamp: $(FUZZ_SEEDS)
+	@mkdir -p build/fuzz/seeds-reader build/fuzz/corpus-reader
 	@for f in $(FUZZ_SEEDS); do [ $$(stat -c %s $$f) -le 65536 ] && \
-	  cp $$f build/fuzz/seeds-order/; done; true
+	  cp $$f build/fuzz/seeds-reader/; done; true
 	@touch $@
 
 build/fuzz/seeds.stamp: $(FUZZ_SEEDS)
@@ -26,20 +26,20 @@ build/fuzz/seeds.stamp: $(FUZZ_SEEDS)
 	  { printf '\000'; head -c 16384 $$f; } > build/fuzz/seeds/$$b.bytes; done
 	@touch $@
 
-fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_order build/fuzz/seeds-order.stamp
+fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp
 	build/fuzz/fuzz_proto -max_total_time=$(FUZZ_SECONDS) -max_len=32768 \
 	  -timeout=10 build/fuzz/corpus build/fuzz/seeds
-	build/fuzz/fuzz_order -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -timeout=10 build/fuzz/corpus-order build/fuzz/seeds-order
+	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  -timeout=10 build/fuzz/corpus-reader build/fuzz/seeds-reader
 
 check-fuzz:
 	@if ! command -v clang >/dev/null 2>&1; then echo "SKIPPED: fuzz: clang not installed"; else \
 	  $(MAKE) -s build/fuzz/fuzz_proto build/fuzz/seeds.stamp && \
 	  build/fuzz/fuzz_proto -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=32768 -timeout=10 \
 	    build/fuzz/corpus build/fuzz/seeds 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
-	  $(MAKE) -s build/fuzz/fuzz_order build/fuzz/seeds-order.stamp && \
-	  build/fuzz/fuzz_order -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65536 -timeout=10 \
-	    build/fuzz/corpus-order build/fuzz/seeds-order 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi
+	  $(MAKE) -s build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp && \
+	  build/fuzz/fuzz_reader -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65536 -timeout=10 \
+	    build/fuzz/corpus-reader build/fuzz/seeds-reader 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi
 
 CHECKS += check-fuzz
 .PHONY: fuzz check-fuzz

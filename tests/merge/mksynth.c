@@ -11,8 +11,9 @@
  * about BLOCK bytes each
  * (BLOCK varies by cap); events without a cap go between blocks.  With
  * LATE, cap 0 holds its buffer LATE times longer: its blocks come far
- * behind the others' (the single pass must give up on it when LATE times
- * BLOCK is more than it may hold).
+ * behind the others'.  Events without a cap just after a block count as
+ * its cap's (the reference's reading of the block size), often far out of
+ * place in that stream: the single pass takes them out of it.
  */
 #include <stdint.h>
 #include <stdio.h>

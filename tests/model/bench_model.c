@@ -4,13 +4,12 @@
  *	bench_model [-m] FILE [MIN_EVENTS]
  *
  * -m: the model-only part alone (for profiling).
- * 1. merge + model: FILE through merge_next() into one model, as
+ * 1. merge + model: FILE through reader_next() into one model, as
  *    `evtop --batch` does; a small FILE is replayed again and again (each
  *    copy's times shifted past the previous one's, so the model sees one
  *    long run) until MIN_EVENTS (default 20 million) have been applied.
  *    Peak RSS (getrusage) is taken after this part.
- * 1b. merge alone, and order.c alone (what `evtop --batch` reads a clean
- *     file with), for comparison.
+ * 1b. the reader alone, for comparison.
  * 2. model only: the same events (at most the first EVBUF_MAX) decoded
  *    once into memory, then unpacked (proto_fields) and applied as fast as
  *    they can be, again and again until MIN_EVENTS; the time of a pass
@@ -107,7 +106,7 @@ evbuf_add(struct evbuf *b, const struct proto_ev *e)
 int
 main(int argc, char **argv)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct model	*m;
 	struct proto_ev	 e;
 	struct evbuf	 eb = { 0 };
@@ -152,14 +151,14 @@ main(int argc, char **argv)
 	model_set_reorder(m, 0, 0);
 	t0 = now_s();
 	do {
-		if ((mg = merge_open(argv[1], &cause)) == NULL) {
+		if ((mg = reader_open(argv[1], &cause)) == NULL) {
 			fprintf(stderr, "bench_model: %s\n", cause);
 			return 1;
 		}
 		if (events == 0)
-			model_header(m, merge_dec(mg));
+			model_header(m, reader_dec(mg));
 		first = 0;
-		while (merge_next(mg, &e) == PROTO_EVENT) {
+		while (reader_next(mg, &e) == PROTO_EVENT) {
 			if (first == 0)
 				first = e.time;
 			e.time += shift;
@@ -168,7 +167,7 @@ main(int argc, char **argv)
 			events++;
 			bytes += e.size;
 		}
-		merge_free(mg);
+		reader_free(mg);
 		shift = last + 1000000 - first;
 	} while (events < min && events > 0);
 	model_flush(m);
@@ -184,46 +183,24 @@ main(int argc, char **argv)
 	events = bytes = 0;
 	t0 = now_s();
 	do {
-		if ((mg = merge_open(argv[1], &cause)) == NULL)
+		if ((mg = reader_open(argv[1], &cause)) == NULL)
 			return 1;
-		while (merge_next(mg, &e) == PROTO_EVENT) {
+		while (reader_next(mg, &e) == PROTO_EVENT) {
 			events++;
 			bytes += e.size;
 		}
-		merge_free(mg);
+		reader_free(mg);
 	} while (events < min && events > 0);
 	t1 = now_s();
-	report("merge only", events, bytes, t1 - t0);
-
-	events = bytes = 0;
-	t0 = now_s();
-	do {
-		struct order	*o;
-		struct proto_ev	 ev[64];
-		size_t		 k;
-
-		if ((o = order_open(argv[1])) == NULL) {
-			printf("order only       (order.c declines the file)\n");
-			break;
-		}
-		while ((got = order_next_n(o, ev, 64)) > 0)
-			for (k = 0; k < got; k++) {
-				events++;
-				bytes += ev[k].size;
-			}
-		order_free(o);
-	} while (events < min && events > 0);
-	t1 = now_s();
-	if (events > 0)
-		report("order only", events, bytes, t1 - t0);
+	report("reader only", events, bytes, t1 - t0);
 
 	/* 2. model only. */
 model_only:
-	if ((mg = merge_open(argv[1], &cause)) == NULL)
+	if ((mg = reader_open(argv[1], &cause)) == NULL)
 		return 1;
-	while (eb.n < EVBUF_MAX && merge_next(mg, &e) == PROTO_EVENT)
+	while (eb.n < EVBUF_MAX && reader_next(mg, &e) == PROTO_EVENT)
 		evbuf_add(&eb, &e);
-	merge_free(mg);
+	reader_free(mg);
 	m = model_new();
 	model_set_reorder(m, 0, 0);
 	memset(&e, 0, sizeof e);

@@ -352,11 +352,11 @@ feed(struct model *m, struct lb *b)
 	proto_dec_free(d);
 }
 
-/* As a file: through merge_next, in time order. */
+/* As a file: through reader_next, in time order. */
 static void
 feed_file(struct model *m, struct lb *b)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct proto_ev	 e;
 	char		 path[] = "/tmp/t_model.XXXXXX", *cause = NULL;
 	FILE		*f;
@@ -367,17 +367,17 @@ feed_file(struct model *m, struct lb *b)
 		abort();
 	fwrite(b->p, 1, b->n, f);
 	fclose(f);
-	if ((mg = merge_open(path, &cause)) == NULL) {
-		CHECK(0, "merge_open: %s", cause);
+	if ((mg = reader_open(path, &cause)) == NULL) {
+		CHECK(0, "reader_open: %s", cause);
 		free(cause);
 		unlink(path);
 		return;
 	}
 	model_set_reorder(m, 0, 0);
-	model_header(m, merge_dec(mg));
-	while (merge_next(mg, &e) == PROTO_EVENT)
+	model_header(m, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT)
 		model_apply(m, &e);
-	merge_free(mg);
+	reader_free(mg);
 	unlink(path);
 }
 
@@ -1478,7 +1478,7 @@ json_of(const struct model *m)
 static void
 t_file_vs_live(const char *path)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct model	*a, *b;
 	struct proto_ev	 e;
 	struct lb	 raw = { 0 };
@@ -1487,18 +1487,18 @@ t_file_vs_live(const char *path)
 	FILE		*f;
 	int		 pass;
 
-	if ((mg = merge_open(path, &cause)) == NULL) {
+	if ((mg = reader_open(path, &cause)) == NULL) {
 		CHECK(0, "%s: %s", path, cause);
 		free(cause);
 		return;
 	}
 	a = model_new();
 	model_set_reorder(a, 0, 0);
-	model_header(a, merge_dec(mg));
-	while (merge_next(mg, &e) == PROTO_EVENT)
+	model_header(a, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT)
 		model_apply(a, &e);
 	model_flush(a);
-	merge_free(mg);
+	reader_free(mg);
 	ja = json_of(a);
 
 	if ((f = fopen(path, "rb")) == NULL) {
@@ -1541,7 +1541,7 @@ t_file_vs_live(const char *path)
 static void
 t_gc_live_file(const char *path)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct model	*m;
 	struct proto_ev	 e;
 	const struct model_gc_rec *r;
@@ -1550,15 +1550,15 @@ t_gc_live_file(const char *path)
 	uint64_t	 live[LIVE_N] = { 0 }, seq = 0, want;
 	int		 n_in = 0, waiting = 0, i, k, nz = 0;
 
-	if ((mg = merge_open(path, &cause)) == NULL) {
+	if ((mg = reader_open(path, &cause)) == NULL) {
 		free(cause);
 		return;
 	}
 	memset(in, 0, sizeof in);
 	m = model_new();
 	model_set_reorder(m, 0, 0);
-	model_header(m, merge_dec(mg));
-	while (merge_next(mg, &e) == PROTO_EVENT) {
+	model_header(m, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT) {
 		model_apply(m, &e);
 		k = e.cap >= 0 && e.cap < 4096 ? e.cap : 4096;
 		if (e.kind == PROTO_GC_START && !in[k]) {
@@ -1577,7 +1577,7 @@ t_gc_live_file(const char *path)
 			waiting = 0;
 		}
 	}
-	merge_free(mg);
+	reader_free(mg);
 	if (n_in > 0)		/* still open: not a record */
 		seq--;
 	for (i = 0; i < LIVE_N / 2 && (r = model_gc_recent(m, i)) != NULL;
@@ -1604,7 +1604,7 @@ t_gc_live_file(const char *path)
 static void
 t_thread_caps_file(const char *path)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct model	*m;
 	struct proto_ev	 e;
 	const struct model_thread *t;
@@ -1613,15 +1613,15 @@ t_thread_caps_file(const char *path)
 	uint32_t	 id;
 	int		 moved = 0, bad = 0, seen = 0;
 
-	if ((mg = merge_open(path, &cause)) == NULL) {
+	if ((mg = reader_open(path, &cause)) == NULL) {
 		free(cause);
 		return;
 	}
 	memset(cap, 0xff, sizeof cap);		/* -1: not known */
 	m = model_new();
 	model_set_reorder(m, 0, 0);
-	model_header(m, merge_dec(mg));
-	while (merge_next(mg, &e) == PROTO_EVENT) {
+	model_header(m, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT) {
 		model_apply(m, &e);
 		switch (e.kind) {
 		case PROTO_RUN_THREAD:
@@ -1638,7 +1638,7 @@ t_thread_caps_file(const char *path)
 			break;
 		}
 	}
-	merge_free(mg);
+	reader_free(mg);
 	for (id = 0; id < CAPS_N; id++) {
 		if (cap[id] < 0 || (t = model_thread_find(m, id)) == NULL)
 			continue;

@@ -6,7 +6,7 @@
  *
  * Built with MODEL_GC_CHECK, model_gc_window() computes each window both
  * ways and aborts when they differ.  Each file is applied in time order
- * (merge_next, as --batch) and in file order (late events, GC records
+ * (reader_next, as --batch) and in file order (late events, GC records
  * ending out of order), and the windows are asked for every few events.
  */
 #include <stdio.h>
@@ -62,27 +62,27 @@ file_order(const char *path, uint64_t *n)
 static int
 time_order(const char *path, uint64_t *n)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct model	*m;
 	struct proto_ev	 e;
 	char		*cause = NULL;
 
-	if ((mg = merge_open(path, &cause)) == NULL) {
+	if ((mg = reader_open(path, &cause)) == NULL) {
 		free(cause);
 		return -1;
 	}
 	m = model_new();
 	model_set_reorder(m, 0, 0);
-	if (merge_dec(mg) != NULL)
-		model_header(m, merge_dec(mg));
-	while (merge_next(mg, &e) == PROTO_EVENT) {
+	if (reader_dec(mg) != NULL)
+		model_header(m, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT) {
 		model_apply(m, &e);
 		if (++*n % 3 == 0)
 			ask(m);
 	}
 	ask(m);
 	model_free(m);
-	merge_free(mg);
+	reader_free(mg);
 	return 0;
 }
 

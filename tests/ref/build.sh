@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build.sh: compile the second-opinion programs ghcevents-show and figures,
-# and bare-decode (the speed baseline of `make bench`),
+# and bare-decode and incremental-decode (the speed baselines of `make bench`),
 # against the ghc-events 0.17 library (Debian: ghc, libghc-ghc-events-dev).
 #
 # Usage: tests/ref/build.sh [OUTDIR]      (default: tests/ref/bin, gitignored)
@@ -22,7 +22,7 @@ fi
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-for prog in ghcevents-show figures bare-decode; do
+for prog in ghcevents-show figures bare-decode incremental-decode; do
 	ghc -O -v0 -package ghc-events -outputdir "$out/obj-$prog" \
 	    "$here/$prog.hs" -o "$out/$prog"
 	echo "built $out/$prog"
