@@ -19,26 +19,26 @@
 UITEST_FN struct model *
 uitest_model(const char *path)
 {
-	struct merge	*mg;
+	struct reader	*mg;
 	struct model	*m;
 	struct proto_ev	 ev;
 	char		*cause = NULL;
 
-	if ((mg = merge_open(path, &cause)) == NULL) {
+	if ((mg = reader_open(path, &cause)) == NULL) {
 		fprintf(stderr, "%s: %s\n", path, cause ? cause : "?");
 		free(cause);
 		return NULL;
 	}
 	if ((m = model_new()) == NULL) {
-		merge_free(mg);
+		reader_free(mg);
 		return NULL;
 	}
 	model_set_reorder(m, 0, 0);
-	model_header(m, merge_dec(mg));
-	while (merge_next(mg, &ev) == PROTO_EVENT)
+	model_header(m, reader_dec(mg));
+	while (reader_next(mg, &ev) == PROTO_EVENT)
 		model_apply(m, &ev);
 	model_flush(m);
-	merge_free(mg);
+	reader_free(mg);
 	return m;
 }
 
