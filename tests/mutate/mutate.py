@@ -41,7 +41,7 @@ QUICK = [
     (("proto/show.c", "proto/text.c", "proto/names.c", "src/show.c"),
      ["check-rare", "check-proto"]),
     (("proto/",), ["check-golden", "check-rare", "check-proto", "check-model"]),
-    (("src/merge.c", "src/order.c", "src/feed.c"),
+    (("src/reader.c", "src/feed.c"),
      ["check-golden", "check-proto", "check-merge"]),
     (("src/model", "src/outbuf.c", "src/batch.c"),
      ["check-golden", "check-model", "check-rare", "check-outbuf",
