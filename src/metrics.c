@@ -105,29 +105,32 @@ d(struct mw *w, const char *name, const char *labels, double v)
 		fprintf(w->f, "%.6g\n", v);
 }
 
-/* One family with one unlabelled sample. */
+/* One family with one unlabelled sample, written by put (u or ns). */
 static void
-one_u(struct mw *w, const char *name, enum mtype t, const char *help,
-    uint64_t v)
+one(struct mw *w, const char *name, enum mtype t, const char *help,
+    uint64_t v, void (*put)(struct mw *, const char *, const char *,
+    uint64_t))
 {
 	char	full[128];
 
 	fam(w, name, t, help);
 	snprintf(full, sizeof full, "%s%s", name, t == M_COUNTER ?
 	    "_total" : "");
-	u(w, full, "", v);
+	put(w, full, "", v);
+}
+
+static void
+one_u(struct mw *w, const char *name, enum mtype t, const char *help,
+    uint64_t v)
+{
+	one(w, name, t, help, v, u);
 }
 
 static void
 one_ns(struct mw *w, const char *name, enum mtype t, const char *help,
     uint64_t v)
 {
-	char	full[128];
-
-	fam(w, name, t, help);
-	snprintf(full, sizeof full, "%s%s", name, t == M_COUNTER ?
-	    "_total" : "");
-	ns(w, full, "", v);
+	one(w, name, t, help, v, ns);
 }
 
 static void
