@@ -503,3 +503,10 @@ ui_emergency_restore(void)
 	}
 	tcsetattr(ui_emerg.fd, TCSANOW, &ui_emerg.saved);
 }
+
+/* The time a UI_SEEK asks for. */
+uint64_t
+ui_seek_ns(const struct ui *u)
+{
+	return view_seek_ns(u->view);
+}

@@ -32,6 +32,7 @@ enum ui_action {
 	UI_SEND,		/* *cmd filled */
 	UI_RESET_WINDOW,
 	UI_EXPORT,		/* cmd->id: the window on screen (model_win) */
+	UI_SEEK,		/* go to the time ui_seek_ns() says */
 };
 
 /* ui.c */
@@ -46,6 +47,7 @@ void		 ui_resize(struct ui *);
 void		 ui_suspend(struct ui *);
 void		 ui_resume(struct ui *);
 void		 ui_emergency_restore(void);
+uint64_t	 ui_seek_ns(const struct ui *);
 
 /*
  * Everything below is internal to ui/ (and its tests).
@@ -308,5 +310,11 @@ void		 view_set_dirty(struct view *);
 int		 view_paused(const struct view *);
 int		 view_redraw_all(struct view *);
 struct pane	*view_pane(struct view *, int);
+/* The time cursor the timeline and the raw events share (ns of event
+ * time; VIEW_NO_CURSOR: none yet), and the time a UI_SEEK asks for. */
+#define VIEW_NO_CURSOR	UINT64_MAX
+uint64_t	 view_cursor(const struct view *);
+void		 view_set_cursor(struct view *, uint64_t);
+uint64_t	 view_seek_ns(const struct view *);
 
 #endif

@@ -34,6 +34,8 @@ struct view {
 	int		 dirty;
 	int		 redraw;	/* ^L: repaint the terminal */
 	char		 msg[128];	/* shown in the bottom bar until a key */
+	uint64_t	 cursor;	/* view_cursor() */
+	uint64_t	 seek_ns;	/* what the last UI_SEEK asked for */
 	struct lines	 body;		/* scratch for one pane */
 };
 
@@ -77,6 +79,7 @@ view_new(enum evtop_src_kind kind)
 		v->pane[i].win = view_ops[i]->win;
 	}
 	v->zoom = -1;
+	v->cursor = VIEW_NO_CURSOR;
 	v->focus = 0;
 	v->pane[0].focus = 1;
 	v->dirty = 1;
@@ -665,4 +668,23 @@ view_render(struct view *v, const struct model *m,
 		}
 	}
 	view_bottom(v, s);
+}
+
+uint64_t
+view_cursor(const struct view *v)
+{
+	return v->cursor;
+}
+
+void
+view_set_cursor(struct view *v, uint64_t t)
+{
+	v->cursor = t;
+	v->dirty = 1;
+}
+
+uint64_t
+view_seek_ns(const struct view *v)
+{
+	return v->seek_ns;
 }
