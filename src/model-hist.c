@@ -49,26 +49,14 @@ struct mhist {
 	uint64_t	 ent_hi;	/* entries made */
 };
 
-static void *
-hist_alloc(size_t n, size_t size)
-{
-	void	*p;
-
-	if ((p = calloc(n, size)) == NULL) {
-		fprintf(stderr, "evtop: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
 void
 model_hist_init(struct model *m)
 {
 	struct mhist	*h;
 
-	h = hist_alloc(1, sizeof *h);
+	h = model_calloc(m, 1, sizeof *h);
 	h->empty.epoch = m->p->epoch;
-	h->cen = hist_alloc(MODEL_HIST_CENSUSES, sizeof *h->cen);
+	h->cen = model_calloc(m, MODEL_HIST_CENSUSES, sizeof *h->cen);
 	m->p->hist = h;
 }
 
@@ -79,7 +67,7 @@ hist_caps_free(struct mhist *h, struct mstack *s)
 
 	for (c = s->caps; c != NULL; c = next) {
 		next = c->next;
-		free(c);
+		mheap_free(c);
 		h->nscaps--;
 	}
 	s->caps = NULL;
@@ -94,9 +82,9 @@ model_hist_free(struct model *m)
 	if (h == NULL)
 		return;
 	hist_caps_free(h, &h->empty);
-	free(h->cen);
-	free(h->ent);
-	free(h);
+	mheap_free(h->cen);
+	mheap_free(h->ent);
+	mheap_free(h);
 	m->p->hist = NULL;
 }
 
@@ -130,7 +118,7 @@ model_hist_sample(struct model *m, struct mstack *s, uint32_t cap,
 			h->caps_full++;
 			return;
 		}
-		c = hist_alloc(1, sizeof *c);
+		c = model_calloc(m, 1, sizeof *c);
 		c->cap = cap;
 		c->epoch = p->epoch;
 		h->nscaps++;
@@ -276,7 +264,7 @@ model_hist_band(struct model *m, struct mband *b, uint64_t res)
 		return;
 	}
 	if (h->ent == NULL)
-		h->ent = hist_alloc(MODEL_HIST_ENTRIES, sizeof *h->ent);
+		h->ent = model_calloc(m, MODEL_HIST_ENTRIES, sizeof *h->ent);
 	b->hist_no = h->hi;
 	b->hist_ent = h->ent_hi++;
 	e = &h->ent[b->hist_ent % MODEL_HIST_ENTRIES];

@@ -20,8 +20,8 @@ ipe_destroy(struct model *m, struct mipe *e)
 
 	HASH_DEL(p->ipe_hash, e);
 	LRU_DEL(p->ipe_lru_head, p->ipe_lru_tail, e);
-	free(e->strs);
-	free(e);
+	mheap_free(e->strs);
+	mheap_free(e);
 	m->ipe.entries--;
 }
 
@@ -73,7 +73,7 @@ model_ipe_event(struct model *m, const struct proto_ev *ev)
 			ipe_destroy(m, p->ipe_lru_head);
 			m->ipe.evicted++;
 		}
-		e = model_calloc(1, sizeof *e);
+		e = model_calloc(m, 1, sizeof *e);
 		e->pub.info = info;
 		HASH_ADD(hh, p->ipe_hash, pub.info, sizeof e->pub.info, e);
 		m->ipe.entries++;
@@ -88,8 +88,8 @@ model_ipe_event(struct model *m, const struct proto_ev *ev)
 	s[3] = &ev->u.ipe.label;	dst[3] = &e->pub.label;
 	s[4] = &ev->u.ipe.module;	dst[4] = &e->pub.module;
 	s[5] = &ev->u.ipe.srcloc;	dst[5] = &e->pub.srcloc;
-	free(e->strs);
-	e->strs = buf = model_calloc(6, MODEL_IPE_STR + 1);
+	mheap_free(e->strs);
+	e->strs = buf = model_calloc(m, 6, MODEL_IPE_STR + 1);
 	for (i = 0; i < 6; i++) {
 		n = proto_sanitize(s[i]->p, s[i]->len, buf + off,
 		    MODEL_IPE_STR);

@@ -12,11 +12,17 @@
 /* A cheap hash for uthash: the keys are ids or short byte strings. */
 #define HASH_FUNCTION(keyptr, keylen, hashv) \
 	((hashv) = model_hash((const void *)(keyptr), (size_t)(keylen)))
+/* uthash's tables live in the model's heap too (model-heap.c): every
+ * HASH_ADD and HASH_DEL in the model has its model at hand as `m`. */
+#define uthash_malloc(sz)	mheap_alloc(mheap_of(m), (sz))
+#define uthash_free(ptr, sz)	mheap_free(ptr)
 #include <uthash.h>
 /* Expand the bucket array sooner than uthash's 10 per chain: lookups are
- * the hot path, buckets are 16 bytes. */
+ * the hot path, buckets are 16 bytes.  Not as soon as 3: with items coming
+ * and going (threads by the million), chains of 6 turn up by chance, and
+ * each doubled the array again (16 M buckets for 100 000 threads). */
 #undef HASH_BKT_CAPACITY_THRESH
-#define HASH_BKT_CAPACITY_THRESH 3U
+#define HASH_BKT_CAPACITY_THRESH 5U
 
 #define SEC_NS		1000000000ULL
 #define SLOTS_PER_SEC	(SEC_NS / MODEL_SLOT_NS)
@@ -328,6 +334,21 @@ struct model_priv {
 	uint32_t	 ntags_seen;
 };
 
+/* model-heap.c: one region per model, so its bytes are its state. */
+#define MHEAP_RESERVE	((size_t)1 << 30)	/* the most a model uses */
+struct mheap;
+struct mheap	*mheap_new(void);
+void		 mheap_reset(struct mheap *);
+void		 mheap_destroy(struct mheap *);
+struct mheap	*mheap_of(const void *);
+void		*mheap_alloc(struct mheap *, size_t);
+void		 mheap_free(void *);
+void		*mheap_realloc(void *, size_t);
+size_t		 mheap_extent(const struct mheap *);
+size_t		 mheap_inuse(const struct mheap *);
+void		 mheap_restoring(struct mheap *, size_t);
+void		 mheap_restored(struct mheap *, size_t);
+
 /* Doubly linked lists for least recently used order (head: the least). */
 #define LRU_DEL(head, tail, e) do {					\
 	if ((e)->prev != NULL) (e)->prev->next = (e)->next;		\
@@ -353,7 +374,8 @@ struct model_priv {
 } while (0)
 
 /* model.c */
-void		*model_calloc(size_t, size_t);	/* aborts when out of memory */
+void		*model_calloc(const struct model *, size_t, size_t);
+				/* in its heap; aborts when out of memory */
 struct mcap	*model_cap_get(struct model *, int32_t);
 struct slot	*model_slot_at(struct model *, uint64_t);
 void		 model_count_slot(struct model *, enum model_series, uint64_t,

@@ -28,8 +28,8 @@ cc_destroy(struct model *m, struct mcc *c)
 
 	HASH_DEL(p->cc_hash, c);
 	LRU_DEL(p->cc_lru_head, p->cc_lru_tail, c);
-	free(c->strs);
-	free(c);
+	mheap_free(c->strs);
+	mheap_free(c);
 	m->prof.ccs--;
 }
 
@@ -41,8 +41,8 @@ stack_destroy(struct model *m, struct mstack *s)
 	HASH_DEL(p->st_hash, s);
 	LRU_DEL(p->st_lru_head, p->st_lru_tail, s);
 	model_hist_stack_gone(m, s);
-	free(s->ids);
-	free(s);
+	mheap_free(s->ids);
+	mheap_free(s);
 	m->prof.stacks--;
 }
 
@@ -54,9 +54,9 @@ band_destroy(struct model *m, struct mband *b)
 	HASH_DEL(p->band_hash, b);
 	LRU_DEL(p->band_lru_head, p->band_lru_tail, b);
 	model_hist_band_gone(m, b);
-	free(b->key);
-	free(b->namebuf);
-	free(b);
+	mheap_free(b->key);
+	mheap_free(b->namebuf);
+	mheap_free(b);
 	m->hprof.bands--;
 }
 
@@ -90,7 +90,7 @@ cc_get(struct model *m, uint32_t id)
 		cc_destroy(m, p->cc_lru_head);
 		m->prof.ccs_evicted++;
 	}
-	c = model_calloc(1, sizeof *c);
+	c = model_calloc(m, 1, sizeof *c);
 	c->pub.id = id;
 	c->pub.label = c->pub.module = c->pub.srcloc = "";
 	c->epoch = p->epoch;
@@ -131,8 +131,8 @@ cc_define(struct model *m, const struct proto_ev *ev)
 	room = 0;
 	for (i = 0; i < 3; i++)
 		room += cc_room(s[i]->len) + 1;
-	buf = model_calloc(1, room);
-	free(c->strs);
+	buf = model_calloc(m, 1, room);
+	mheap_free(c->strs);
 	c->strs = buf;
 	for (i = 0; i < 3; i++) {
 		n = proto_sanitize(s[i]->p, s[i]->len, buf + off,
@@ -190,8 +190,8 @@ stack_get(struct model *m, const struct proto_ccs *ccs)
 		stack_destroy(m, p->st_lru_head);
 		m->prof.stacks_evicted++;
 	}
-	s = model_calloc(1, sizeof *s);
-	s->ids = model_calloc(1, len);
+	s = model_calloc(m, 1, sizeof *s);
+	s->ids = model_calloc(m, 1, len);
 	memcpy(s->ids, ids, len);
 	s->depth = ccs->depth;
 	s->epoch = p->epoch;
@@ -492,8 +492,8 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 			band_destroy(m, p->band_lru_head);
 			m->hprof.bands_evicted++;
 		}
-		b = model_calloc(1, sizeof *b);
-		b->key = model_calloc(1, kn);
+		b = model_calloc(m, 1, sizeof *b);
+		b->key = model_calloc(m, 1, kn);
 		memcpy(b->key, kb, kn);
 		b->keylen = kn;
 		if (kb[0] == 'c')
@@ -503,7 +503,7 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 			model_copy_text(name, sizeof name,
 			    (const char *)kb + 1, kn - 1);
 		b->pub.info = kb[0] == 's' ? band_info(kb + 1, kn - 1) : 0;
-		b->namebuf = model_calloc(1, strlen(name) + 1);
+		b->namebuf = model_calloc(m, 1, strlen(name) + 1);
 		memcpy(b->namebuf, name, strlen(name) + 1);
 		b->pub.name = b->namebuf;
 		HASH_ADD_KEYPTR(hh, p->band_hash, b->key, b->keylen, b);

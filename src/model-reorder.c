@@ -76,7 +76,7 @@ model_reorder_free(struct reorder *ro)
 	}
 	for (c = ro->free; c != NULL; c = next) {
 		next = c->next;
-		free(c);
+		mheap_free(c);
 	}
 	ro->free = NULL;
 	ro->nchunks = 0;
@@ -239,10 +239,7 @@ chunk_get(struct model *m, int st)
 			break;
 		}
 		if (ro->nchunks < max) {
-			if ((c = malloc(sizeof *c)) == NULL) {
-				fprintf(stderr, "evtop: out of memory\n");
-				abort();
-			}
+			c = model_calloc(m, 1, sizeof *c);
 			ro->nchunks++;
 			break;
 		}

@@ -30,8 +30,8 @@ model_threads_free(struct model *m)
 
 	HASH_CLEAR(hh, p->thr_hash);
 	for (i = 0; i < p->thr_nchunks; i++)
-		free(p->thr_chunks[i]);
-	free(p->thr_chunks);
+		mheap_free(p->thr_chunks[i]);
+	mheap_free(p->thr_chunks);
 	p->thr_chunks = NULL;
 	p->thr_nchunks = 0;
 	p->thr_free = NULL;
@@ -187,12 +187,10 @@ thr_alloc(struct model *m)
 	size_t			 i;
 
 	if (p->thr_free == NULL && m->threads.table < MODEL_MAX_THREADS) {
-		v = realloc(p->thr_chunks, (p->thr_nchunks + 1) * sizeof *v);
-		chunk = calloc(THR_CHUNK, sizeof *chunk);
-		if (v == NULL || chunk == NULL) {
-			fprintf(stderr, "evtop: out of memory\n");
-			abort();
-		}
+		v = p->thr_chunks == NULL ? model_calloc(m, 1, sizeof *v) :
+		    mheap_realloc(p->thr_chunks,
+		    (p->thr_nchunks + 1) * sizeof *v);
+		chunk = model_calloc(m, THR_CHUNK, sizeof *chunk);
 		p->thr_chunks = v;
 		p->thr_chunks[p->thr_nchunks++] = chunk;
 		for (i = THR_CHUNK; i > 0; i--) {

@@ -12,31 +12,39 @@
 
 #include "model-priv.h"
 
+static struct model *model_make(struct mheap *);
 static void	model_init(struct model *);
 static void	model_fini(struct model *);
 static void	model_session_gap(struct model *);
 
+/* n things of size bytes, cleared, in m's heap (model-heap.c). */
 void *
-model_calloc(size_t n, size_t size)
+model_calloc(const struct model *m, size_t n, size_t size)
 {
-	void	*p;
-
-	if ((p = calloc(n, size)) == NULL) {
+	if (size != 0 && n > SIZE_MAX / size) {
 		fprintf(stderr, "evtop: out of memory\n");
 		abort();
 	}
-	return p;
+	return mheap_alloc(mheap_of(m), n * size);
 }
 
 struct model *
 model_new(void)
 {
+	return model_make(mheap_new());
+}
+
+/* The model first, in a heap of its own: its bytes are its state. */
+static struct model *
+model_make(struct mheap *h)
+{
 	struct model	*m;
 
-	m = model_calloc(1, sizeof *m);
-	m->p = model_calloc(1, sizeof *m->p);
-	m->tag_count = model_calloc(PROTO_NTAGS, sizeof *m->tag_count);
-	m->p->tags_seen = model_calloc(PROTO_NTAGS, sizeof *m->p->tags_seen);
+	m = mheap_alloc(h, sizeof *m);
+	m->p = model_calloc(m, 1, sizeof *m->p);
+	m->tag_count = model_calloc(m, PROTO_NTAGS, sizeof *m->tag_count);
+	m->p->tags_seen = model_calloc(m, PROTO_NTAGS,
+	    sizeof *m->p->tags_seen);
 	model_reorder_init(&m->p->ro);
 	model_init(m);
 	return m;
@@ -48,17 +56,17 @@ model_init(struct model *m)
 {
 	struct model_priv	*p = m->p;
 
-	p->slots = model_calloc(MODEL_NSLOTS, sizeof *p->slots);
-	p->gcrec = model_calloc(MODEL_NGCREC, sizeof *p->gcrec);
-	p->gcx = model_calloc(MODEL_NGCREC, sizeof *p->gcx);
-	p->gcw = model_calloc(2, sizeof *p->gcw);
-	p->fine_hist = model_calloc(FINE_NHIST, sizeof *p->fine_hist);
-	p->scratch = model_calloc(MODEL_NGCREC, sizeof *p->scratch);
-	p->scratch2 = model_calloc(MODEL_NGCREC, sizeof *p->scratch2);
-	p->nmrec = model_calloc(MODEL_NNMREC, sizeof *p->nmrec);
-	p->census = model_calloc(MODEL_NCENSUS, sizeof *p->census);
-	p->msg = model_calloc(MODEL_NMSG, sizeof *p->msg);
-	p->msg_raw = model_calloc(MODEL_NMSG, sizeof *p->msg_raw);
+	p->slots = model_calloc(m, MODEL_NSLOTS, sizeof *p->slots);
+	p->gcrec = model_calloc(m, MODEL_NGCREC, sizeof *p->gcrec);
+	p->gcx = model_calloc(m, MODEL_NGCREC, sizeof *p->gcx);
+	p->gcw = model_calloc(m, 2, sizeof *p->gcw);
+	p->fine_hist = model_calloc(m, FINE_NHIST, sizeof *p->fine_hist);
+	p->scratch = model_calloc(m, MODEL_NGCREC, sizeof *p->scratch);
+	p->scratch2 = model_calloc(m, MODEL_NGCREC, sizeof *p->scratch2);
+	p->nmrec = model_calloc(m, MODEL_NNMREC, sizeof *p->nmrec);
+	p->census = model_calloc(m, MODEL_NCENSUS, sizeof *p->census);
+	p->msg = model_calloc(m, MODEL_NMSG, sizeof *p->msg);
+	p->msg_raw = model_calloc(m, MODEL_NMSG, sizeof *p->msg_raw);
 	model_threads_init(m);
 	model_gc_init(m);
 	model_prof_init(m);
@@ -75,33 +83,63 @@ model_fini(struct model *m)
 	model_prof_free(m);
 	model_ipe_free(m);
 	for (i = 0; i < MODEL_MAX_CAPS; i++) {
-		free(m->caps[i]);
+		mheap_free(m->caps[i]);
 		m->caps[i] = NULL;
 	}
-	free(p->slots);
-	free(p->gcrec);
-	free(p->gcx);
-	free(p->gcw);
-	free(p->fine_hist);
-	free(p->scratch);
-	free(p->scratch2);
-	free(p->nmrec);
-	free(p->census);
-	free(p->msg);
-	free(p->msg_raw);
+	mheap_free(p->slots);
+	mheap_free(p->gcrec);
+	mheap_free(p->gcx);
+	mheap_free(p->gcw);
+	mheap_free(p->fine_hist);
+	mheap_free(p->scratch);
+	mheap_free(p->scratch2);
+	mheap_free(p->nmrec);
+	mheap_free(p->census);
+	mheap_free(p->msg);
+	mheap_free(p->msg_raw);
 }
 
 void
 model_free(struct model *m)
 {
-	if (m == NULL)
-		return;
-	model_fini(m);
-	model_reorder_free(&m->p->ro);
-	free(m->tag_count);
-	free(m->p->tags_seen);
-	free(m->p);
-	free(m);
+	/* Everything it holds is in its heap. */
+	if (m != NULL)
+		mheap_destroy(mheap_of(m));
+}
+
+const void *
+model_state(const struct model *m, size_t *len)
+{
+	const struct mheap	*h = mheap_of(m);
+
+	*len = mheap_extent(h);
+	return h;
+}
+
+/*
+ * Copy a state of m back.  The model is at the same place in its heap in
+ * every state, so the pointers in the bytes are right as they are.  If
+ * fill fails the bytes are half old, half new: the model is made anew.
+ */
+int
+model_restore(struct model *m, size_t len, int (*fill)(void *, void *,
+    size_t), void *arg)
+{
+	struct mheap	*h = mheap_of(m);
+	size_t		 had = mheap_extent(h);
+
+	if (len < (size_t)((const char *)(m + 1) - (const char *)h) ||
+	    len > MHEAP_RESERVE)
+		return -1;
+	mheap_restoring(h, len);
+	if (fill(arg, h, len) != 0) {
+		memset(h, 0, had > len ? had : len);
+		mheap_reset(h);
+		(void)model_make(h);	/* at m again: the first block */
+		return -1;
+	}
+	mheap_restored(h, had);
+	return 0;
 }
 
 /*
@@ -673,7 +711,7 @@ model_cap_get(struct model *m, int32_t cap)
 	}
 	if ((c = (struct mcap *)m->caps[cap]) != NULL)
 		return c;
-	c = model_calloc(1, sizeof *c);
+	c = model_calloc(m, 1, sizeof *c);
 	c->pub.id = cap;
 	c->pub.exists = 1;
 	c->pub.enabled = 1;

@@ -587,6 +587,12 @@ struct model {
  */
 struct model	*model_new(void);
 void		 model_free(struct model *);
+/* A model's whole state is the bytes of its own heap (model-heap.c):
+ * model_state() gives them; model_restore() copies a state of the same
+ * model back through fill(arg, dst, n), which returns 0 when it could. */
+const void	*model_state(const struct model *, size_t *);
+int		 model_restore(struct model *, size_t,
+		     int (*)(void *, void *, size_t), void *);
 void		 model_set_reorder(struct model *, uint64_t, size_t);
 void		 model_header(struct model *, const struct proto_dec *);
 void		 model_apply(struct model *, const struct proto_ev *);
