@@ -48,6 +48,7 @@ QUICK = [
       "check-ui", "check-gcwin"]),
     (("src/source", "src/control.c", "src/record.c", "src/loop.c"),
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
+    (("src/time/",), ["check-travel", "check-golden"]),
     (("ui/",), ["check-ui"]),
 ]
 QUICK_TIMEOUT = 300

@@ -1,0 +1,183 @@
+/*
+ * travel.c: going anywhere in a file's time, for a model and its reader.
+ *
+ * The first pass reads the whole file once through the model, a slice at
+ * a time (travel_pass()), and keeps a checkpoint of the model every so
+ * many events (ckpt.c).  Going to time t (travel_seek()) copies back the
+ * last checkpoint before t, moves the reader there, and applies the
+ * events up to t: at most one interval of events, whatever t is.  The
+ * model then holds exactly the events before t, as a replay from the start
+ * stopped at t would (tests/time checks that at random times on every log).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtop.h"
+#include "model.h"
+#include "source.h"
+#include "time/ckpt.h"
+#include "time/travel.h"
+
+#define TRAVEL_N	2048		/* events read at once */
+
+struct travel {
+	struct reader	*rd;
+	struct model	*m;
+	struct ckpt	*ck;
+	uint64_t	 every;		/* events between checkpoints */
+	uint64_t	 read;		/* events read in the pass */
+	uint64_t	 next_ck;	/* take one when read reaches this */
+	int		 passed;	/* the first pass is over */
+	int		 failed;	/* checkpoints could not be written */
+	uint64_t	 first, last;	/* event times seen in the pass */
+	int		 any;
+	struct proto_ev	 ev[TRAVEL_N];
+};
+
+/* The model is new (its header applied) and the reader at its start. */
+struct travel *
+travel_new(struct reader *rd, struct model *m, uint64_t every, char **cause)
+{
+	struct travel	*tr;
+	struct ckpt_pos	 pos = { 0, 0, 0 };
+
+	if ((tr = calloc(1, sizeof *tr)) == NULL) {
+		source_cause(cause, "out of memory");
+		return NULL;
+	}
+	if ((tr->ck = ckpt_new(cause)) == NULL) {
+		free(tr);
+		return NULL;
+	}
+	tr->rd = rd;
+	tr->m = m;
+	tr->every = every > 0 ? every : TRAVEL_EVERY;
+	tr->next_ck = tr->every;
+	if (ckpt_save(tr->ck, m, &pos) < 0)
+		tr->failed = 1;
+	return tr;
+}
+
+void
+travel_free(struct travel *tr)
+{
+	if (tr == NULL)
+		return;
+	ckpt_free(tr->ck);
+	free(tr);
+}
+
+static void
+travel_checkpoint(struct travel *tr)
+{
+	struct ckpt_pos	pos;
+	int		rc;
+
+	reader_tell(tr->rd, &pos.time, &pos.off);
+	pos.events = tr->read;
+	if ((rc = ckpt_save(tr->ck, tr->m, &pos)) < 0)
+		tr->failed = 1;
+	else if (rc == 1)
+		tr->every *= 2;
+	tr->next_ck = tr->read + tr->every;
+}
+
+/*
+ * Read and apply at most about max events of the first pass, handing
+ * each batch to each(arg, ev, n) too when it is not NULL.  Returns 1 once
+ * the file is done.
+ */
+int
+travel_pass(struct travel *tr, size_t max, travel_each_fn *each, void *arg)
+{
+	size_t	n, want, done = 0;
+
+	while (!tr->passed && done < max) {
+		want = TRAVEL_N;
+		if (want > tr->next_ck - tr->read)
+			want = (size_t)(tr->next_ck - tr->read);
+		if ((n = reader_next_n(tr->rd, tr->ev, want)) == 0) {
+			tr->passed = 1;
+			break;
+		}
+		if (!tr->any) {
+			tr->first = tr->ev[0].time;
+			tr->any = 1;
+		}
+		if (tr->ev[n - 1].time > tr->last)
+			tr->last = tr->ev[n - 1].time;
+		(void)model_apply_until(tr->m, tr->ev, n, UINT64_MAX);
+		if (each != NULL)
+			each(arg, tr->ev, n);
+		tr->read += n;
+		done += n;
+		if (tr->read >= tr->next_ck)
+			travel_checkpoint(tr);
+	}
+	return tr->passed;
+}
+
+int
+travel_passed(const struct travel *tr)
+{
+	return tr->passed;
+}
+
+/* How far the first pass is, 0..1, by events. */
+double
+travel_progress(const struct travel *tr)
+{
+	uint64_t	total = reader_events(tr->rd);
+
+	if (tr->passed)
+		return 1;
+	return total > 0 ? (double)tr->read / (double)total : 0;
+}
+
+/* The first and last event times the pass saw. */
+void
+travel_span(const struct travel *tr, uint64_t *first, uint64_t *last)
+{
+	*first = tr->any ? tr->first : 0;
+	*last = tr->any ? tr->last : 0;
+}
+
+int
+travel_checkpoints(const struct travel *tr, uint64_t *bytes)
+{
+	if (bytes != NULL)
+		*bytes = ckpt_stored(tr->ck);
+	return ckpt_count(tr->ck);
+}
+
+/*
+ * Make the model hold exactly the events before t, and leave the reader
+ * at the first event at or after t.  0, or -1 when a checkpoint could not
+ * be read back (the model is then new and empty: the caller starts
+ * again).
+ */
+int
+travel_seek(struct travel *tr, uint64_t t)
+{
+	const struct ckpt_pos	*pos;
+	const struct proto_ev	*stop = NULL;
+	size_t			 n, k;
+	int			 i;
+
+	if ((i = ckpt_find(tr->ck, t)) < 0 ||
+	    ckpt_restore(tr->ck, i, tr->m) != 0)
+		return -1;
+	pos = ckpt_at(tr->ck, i);
+	if (reader_seek(tr->rd, pos->time, pos->off) != 0)
+		return -1;
+	while (stop == NULL && (n = reader_next_n(tr->rd, tr->ev,
+	    TRAVEL_N)) > 0) {
+		k = model_apply_until(tr->m, tr->ev, n, t);
+		if (k < n)
+			stop = &tr->ev[k];
+	}
+	/* Back to the first event not applied (none: the end). */
+	if (stop != NULL && reader_seek(tr->rd, stop->time, stop->off) != 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,16 @@
+# Time travel: checkpoints and seeking (src/time/).  Seeking must equal a
+# replay stopped at the same time, on every fixture and corpus log.
+build/tests/t_travel: tests/time/t_travel.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
+
+build/san/t_travel: tests/time/t_travel.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/time/t_travel.c $(MODEL_SAN_SRC) $(LDLIBS)
+
+check-travel: build/tests/t_travel build/san/t_travel
+	@echo "build/tests/t_travel (fixtures and corpus)"; build/tests/t_travel $(MODEL_FILES) | grep -v '^ok '
+	@echo "build/san/t_travel (fixtures, under ASan/UBSan)"; build/san/t_travel -n 8 -e 300 $(wildcard tests/fixtures/*.eventlog) | grep -v '^ok '
+
+CHECKS += check-travel
+.PHONY: check-travel
