@@ -56,8 +56,8 @@ batch_file(const struct evtop_opts *o)
 	const char	*err;
 	size_t		 n, i;
 	char		*cause = NULL, derr[128] = "";
-	uint64_t	 every = batch_interval_ns(o), next = 0;
-	int		 started = 0, rc;
+	uint64_t	 every = batch_interval_ns(o), next = 0, stop;
+	int		 started = 0, rc, begun = !o->range, past = 0;
 
 	if ((rd = reader_open(o->target, &cause)) == NULL) {
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
@@ -73,9 +73,23 @@ batch_file(const struct evtop_opts *o)
 		fprintf(stderr, "evtop: out of memory\n");
 		return 1;
 	}
-	while ((n = feed_next(fd, &evs)) > 0) {
+	stop = o->range ? o->to_ns : UINT64_MAX;
+	while (!past && (n = feed_next(fd, &evs)) > 0) {
 		for (i = 0; i < n;) {
 			ev = &evs[i];
+			if (!begun) {
+				/* --from: the state before it, then the range. */
+				i += model_apply_until(m, ev, n - i, o->from_ns);
+				if (i < n) {
+					model_range_begin(m, o->from_ns, stop);
+					begun = 1;
+				}
+				continue;
+			}
+			if (ev->time >= stop) {
+				past = 1;
+				break;
+			}
 			if (!started && ev->kind == PROTO_BLOCK_MARKER) {
 				i += model_apply_until(m, ev, 1, UINT64_MAX);
 				continue;
@@ -86,8 +100,9 @@ batch_file(const struct evtop_opts *o)
 				next = ev->time + every;
 			}
 			/* Up to the next event at or past the interval. */
-			i += model_apply_until(m, ev, n - i, next);
-			if (i < n) {
+			i += model_apply_until(m, ev, n - i,
+			    next < stop ? next : stop);
+			if (i < n && evs[i].time < stop) {
 				batch_emit(m, o, stdout);
 				next += (evs[i].time - next) / every * every +
 				    every;
@@ -101,6 +116,8 @@ batch_file(const struct evtop_opts *o)
 		batch_error(m, o, err);
 	else if (derr[0] != '\0')
 		batch_error(m, o, derr);
+	if (!begun)	/* the file ended before --from */
+		model_range_begin(m, o->from_ns, stop);
 	model_flush(m);
 	batch_emit(m, o, stdout);
 	rc = export_end(m, o);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "evtop.h"
+#include "time/when.h"
 #include "source.h"
 #include "ui.h"
 
@@ -55,6 +56,10 @@ static const char evtop_usage[] =
 "  --interval SECONDS   with --batch on a live source, print every\n"
 "                       SECONDS of wall time (default 1)\n"
 "                         evtop --batch --interval 5 --unix /tmp/prog.sock\n"
+"  --from T, --to T     with --batch on a file, the figures of the\n"
+"                       events with FROM <= time < TO: T in seconds, or\n"
+"                       as 1m30s, 250ms, end\n"
+"                         evtop --batch --json --from 0.5 --to 0.9 prog.eventlog\n"
 "  --once               exit when a live source ends instead of\n"
 "                       waiting for it to come back\n"
 "                         evtop --batch --once --fifo /tmp/el\n"
@@ -126,6 +131,8 @@ enum {
 	OPT_SPEEDSCOPE,
 	OPT_HP,
 	OPT_EXPORT_DIR,
+	OPT_FROM,
+	OPT_TO,
 };
 
 static const struct option evtop_longopts[] = {
@@ -145,6 +152,8 @@ static const struct option evtop_longopts[] = {
 	{ "serve-tcp", required_argument, NULL, OPT_SERVE_TCP },
 	{ "serve-queue", required_argument, NULL, OPT_SERVE_QUEUE },
 	{ "serve-readonly", no_argument, NULL, OPT_SERVE_READONLY },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "hp", required_argument, NULL, OPT_HP },
@@ -284,6 +293,7 @@ main(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	opts.interval = 1;
 	opts.speed = 1;
+	opts.to_ns = UINT64_MAX;
 	while ((c = getopt_long(argc, argv, "hvV", evtop_longopts,
 	    NULL)) != -1) {
 		switch (c) {
@@ -304,6 +314,18 @@ main(int argc, char **argv)
 			break;
 		case OPT_BATCH:
 			opts.batch = 1;
+			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (when_parse(optarg, 0, UINT64_MAX, c == OPT_FROM ?
+			    &opts.from_ns : &opts.to_ns) != 0 ||
+			    optarg[0] == '+' || optarg[0] == '-')
+				return evtop_bad(c == OPT_FROM ?
+				    "--from %s: expected a time: seconds, "
+				    "or as 1m30s, 250ms, end" :
+				    "--to %s: expected a time: seconds, "
+				    "or as 1m30s, 250ms, end", optarg);
+			opts.range = 1;
 			break;
 		case OPT_JSON:
 			opts.json = 1;
@@ -417,6 +439,12 @@ main(int argc, char **argv)
 		    "--tcp), not %s", opts.target);
 	if ((r = evtop_export_check(&opts)) != 0)
 		return r;
+	if (opts.range && (!opts.batch || opts.kind != EVTOP_SRC_FILE))
+		return evtop_bad("--from and --to need --batch and a file, "
+		    "not %s", opts.target);
+	if (opts.range && opts.from_ns >= opts.to_ns)
+		return evtop_bad("--from must come before --to (%s)",
+		    opts.target);
 
 	if (opts.batch)
 		return batch_main(&opts);

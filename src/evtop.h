@@ -49,6 +49,10 @@ struct evtop_opts {
 	/* Profiles out (export.c): files written at the end ("-": stdout),
 	 * and where the export key writes. */
 	const char	*folded, *speedscope, *hp, *export_dir;
+	/* --from, --to: the range of event time --batch reports (ns;
+	 * to_ns UINT64_MAX: the end). */
+	int		 range;
+	uint64_t	 from_ns, to_ns;
 };
 
 /* Connection state of the source, for the header and the status line. */

@@ -132,12 +132,14 @@ model_gc_reset_run(struct model *m)
 	memset(p->fine_hist, 0, FINE_NHIST * sizeof *p->fine_hist);
 	p->bal_n = 0;
 	p->bal_sum = 0;
-	p->run_first_seq = p->gcseq + 1;
+	/* A collection running now began before: it is not the run's. */
+	p->run_first_seq = p->gcseq + 1 + (p->n_in_gc > 0);
 	m->gc.collections = 0;
 	m->gc.gc_ns = 0;
 	for (i = 0; i < MODEL_NMMU; i++) {
 		memset(&p->mmu[i], 0, sizeof p->mmu[i]);
-		p->mmu[i].a_lo = p->mmu[i].b_k = p->mmu[i].b_h = p->gcseq + 1;
+		p->mmu[i].a_lo = p->mmu[i].b_k = p->mmu[i].b_h =
+		    p->run_first_seq;
 	}
 }
 
@@ -508,9 +510,15 @@ gc_end(struct model *m, uint64_t t)
 	p->gcseq = r->seq;
 	m->gc.recs = p->gcseq < MODEL_NGCREC ? p->gcseq : MODEL_NGCREC;
 	m->gc.in_gc = 0;
-	m->gc.collections++;
 	model_span(m, MODEL_S_GC_NS, p->gc_since, t);
 	model_count(m, MODEL_S_GCS, t, 1);
+	p->live_pending = 1;
+	if (r->seq < p->run_first_seq) {
+		/* Begun before the run window's reset: not the run's. */
+		p->stats_pending = r->gen == MODEL_GEN_UNKNOWN;
+		return;
+	}
+	m->gc.collections++;
 	m->gc.gc_ns += pause;
 
 	run->count++;
@@ -533,7 +541,6 @@ gc_end(struct model *m, uint64_t t)
 			p->bal_sum += (uint64_t)b;
 		}
 	}
-	p->live_pending = 1;
 	mmu_add(m, r->seq);
 }
 

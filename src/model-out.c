@@ -172,6 +172,9 @@ cmp_tagcount(const void *a, const void *b)
 	    ((const struct tagcount *)b)->name);
 }
 
+/* A count that only grows, since the range began if there is one. */
+#define SINCE(m, v, field)	((m)->range.on ? (v) - (m)->range.field : (v))
+
 static void
 json_events(const struct model *m, struct outbuf *ob)
 {
@@ -195,7 +198,10 @@ json_events(const struct model *m, struct outbuf *ob)
 		len = strnlen(name, sizeof v[n].name - 1);
 		memcpy(v[n].name, name, len);
 		v[n].name[len] = '\0';
-		v[n++].n = m->tag_count[tag];
+		v[n].n = m->tag_count[tag];
+		if (m->range.on && (v[n].n -= m->range.tags[tag]) == 0)
+			continue;	/* none in the range */
+		n++;
 	}
 	qsort(v, n, sizeof *v, cmp_tagcount);
 	outbuf_str(ob, "\"events\":{");
@@ -336,7 +342,7 @@ json_threads(const struct model *m, struct outbuf *ob)
 	int			 n, i, first = 1, w;
 	const char		*txt;
 
-	js_u(ob, "\"threads\":{\"created\":", t->created);
+	js_u(ob, "\"threads\":{\"created\":", SINCE(m, t->created, created));
 	js_u(ob, ",\"finished\":", t->finished);
 	js_u(ob, ",\"live\":", t->live);
 	js_u(ob, ",\"running\":", t->by_state[MODEL_T_RUNNING]);
@@ -493,7 +499,7 @@ json_heap(const struct model *m, struct outbuf *ob)
 	js_u(ob, ",\"needed\":", h->mr_needed);
 	js_u(ob, ",\"returned\":", h->mr_returned);
 	js_u(ob, ",\"returned_total\":", h->mr_returned_total);
-	js_u(ob, "},\"censuses\":", m->hprof.censuses);
+	js_u(ob, "},\"censuses\":", SINCE(m, m->hprof.censuses, censuses));
 	js_u(ob, ",\"census_samples\":", m->hprof.samples);
 	js_u(ob, ",\"bands\":", m->hprof.bands);
 	js_u(ob, ",\"bands_evicted\":", m->hprof.bands_evicted);
@@ -529,8 +535,10 @@ json_nonmoving(const struct model *m, struct outbuf *ob)
 	const struct model_nonmoving *nm = &m->nm;
 	int			 i;
 
-	js_u(ob, "\"nonmoving\":{\"censuses\":", nm->censuses);
-	js_u(ob, ",\"census_events\":", nm->census_events);
+	js_u(ob, "\"nonmoving\":{\"censuses\":",
+	    SINCE(m, nm->censuses, nm_censuses));
+	js_u(ob, ",\"census_events\":",
+	    SINCE(m, nm->census_events, nm_census_events));
 	js_u(ob, ",\"live_bytes\":", nm->live_bytes);
 	js_u(ob, ",\"segment_bytes\":", nm->seg_bytes);
 	outbuf_str(ob, ",\"sizes\":[");
@@ -638,8 +646,8 @@ json_msgs(const struct model *m, struct outbuf *ob)
 	const struct model_msg	*g;
 	int			 i;
 
-	js_u(ob, "\"messages\":{\"user\":", m->msgs.user);
-	js_u(ob, ",\"markers\":", m->msgs.markers);
+	js_u(ob, "\"messages\":{\"user\":", SINCE(m, m->msgs.user, user));
+	js_u(ob, ",\"markers\":", SINCE(m, m->msgs.markers, markers));
 	js_u(ob, ",\"log\":", m->msgs.log);
 	js_u(ob, ",\"binary\":", m->msgs.binary);
 	outbuf_str(ob, ",\"recent\":[");
@@ -674,10 +682,19 @@ model_json(const struct model *m, FILE *f)
 	outbuf_char(ob, ',');
 	json_program(m, ob);
 	outbuf_char(ob, ',');
+	if (m->range.on) {
+		js_u(ob, "\"range\":{\"from_ns\":", m->range.from_ns);
+		outbuf_str(ob, ",\"to_ns\":");
+		if (m->range.to_ns == UINT64_MAX)
+			outbuf_str(ob, "null");
+		else
+			outbuf_u64(ob, m->range.to_ns);
+		outbuf_str(ob, "},");
+	}
 	json_events(m, ob);
-	js_u(ob, ",\"events_total\":", t->events);
-	js_u(ob, ",\"bytes_total\":", t->bytes);
-	js_u(ob, ",\"blocks\":", t->blocks);
+	js_u(ob, ",\"events_total\":", SINCE(m, t->events, events));
+	js_u(ob, ",\"bytes_total\":", SINCE(m, t->bytes, bytes));
+	js_u(ob, ",\"blocks\":", SINCE(m, t->blocks, blocks));
 	js_u(ob, ",\"unknown\":", t->unknown);
 	js_u(ob, ",\"unknown_tags\":", t->unknown_tags);
 	js_u(ob, ",\"errors\":", t->errors);

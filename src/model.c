@@ -746,6 +746,30 @@ model_reset_window(struct model *m)
 	model_gc_reset_run(m);
 }
 
+/* The run window from now on, for the range [from, to). */
+void
+model_range_begin(struct model *m, uint64_t from, uint64_t to)
+{
+	struct model_range	*r = &m->range;
+
+	model_reset_window(m);
+	if (r->tags == NULL)
+		r->tags = model_calloc(m, PROTO_NTAGS, sizeof *r->tags);
+	memcpy(r->tags, m->tag_count, PROTO_NTAGS * sizeof *r->tags);
+	r->on = 1;
+	r->from_ns = from;
+	r->to_ns = to;
+	r->events = m->totals.events;
+	r->bytes = m->totals.bytes;
+	r->blocks = m->totals.blocks;
+	r->created = m->threads.created;
+	r->censuses = m->hprof.censuses;
+	r->nm_censuses = m->nm.censuses;
+	r->nm_census_events = m->nm.census_events;
+	r->user = m->msgs.user;
+	r->markers = m->msgs.markers;
+}
+
 /* Program events. */
 /* The GHC version of the RTS identifier, "GHC-9.6.6 rts_thr_p": "9.6.6". */
 static void

@@ -511,6 +511,19 @@ struct model_totals {
 	uint64_t	 oversize;	/* too big to hold: applied at once */
 };
 
+/*
+ * A range of event time being reported (--from/--to): model_range_begin()
+ * at its start resets the run window and notes the counts that only grow,
+ * which the output then gives as counted since.
+ */
+struct model_range {
+	int		 on;
+	uint64_t	 from_ns, to_ns;
+	uint64_t	*tags;		/* [PROTO_NTAGS] tag_count at from */
+	uint64_t	 events, bytes, blocks, created, censuses;
+	uint64_t	 nm_censuses, nm_census_events, user, markers;
+};
+
 /* ------------------------------------------------------------------ */
 /* Per-slot series, for rates and sparklines. */
 
@@ -561,6 +574,7 @@ struct model {
 	struct model_msgs msgs;
 	struct model_totals totals;
 	uint64_t	*tag_count;	/* [PROTO_NTAGS] events per tag */
+	struct model_range range;
 	struct model_priv *p;		/* private */
 };
 
@@ -601,6 +615,7 @@ size_t		 model_apply_until(struct model *, const struct proto_ev *,
 void		 model_flush(struct model *);
 void		 model_error(struct model *, const char *);
 void		 model_reset_window(struct model *);
+void		 model_range_begin(struct model *, uint64_t, uint64_t);
 uint64_t	 model_win_ns(const struct model *, enum model_win);
 uint64_t	 model_win_start(const struct model *, enum model_win);
 uint64_t	 model_sum(const struct model *, enum model_series,

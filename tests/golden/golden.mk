@@ -12,3 +12,10 @@ golden-regen: $(GOLDEN_DRIVER)
 
 CHECKS += check-golden
 .PHONY: check-golden golden-regen
+
+# --from/--to against ghc-events' figures for the same ranges.
+check-ranges: evtop
+	tests/golden/ranges.sh ./evtop $(CORPUS)
+
+CHECKS += check-ranges
+.PHONY: check-ranges

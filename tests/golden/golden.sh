@@ -25,25 +25,8 @@ strip() {
 	sed -E 's/"(pid|ppid|wall_clock_ns)":[0-9]+/"\1":null/g'
 }
 
-# The figures both files share, one "path=value" a line.  evtop names tags
-# 5 and 6 as GHC does (RUN_SPARK, STEAL_SPARK); ghc-events 0.17 counts them
-# as SPARK_RUN and SPARK_STEAL.
-project='{
-  events: (.events | with_entries(.key |= (if . == "RUN_SPARK" then
-    "SPARK_RUN" elif . == "STEAL_SPARK" then "SPARK_STEAL" else . end))),
-  events_total,
-  gc: {collections: .gc.collections, pause_total_ns: .gc.pause_total_ns,
-    pause_max_ns: .gc.pause_max_ns},
-  threads: {created: .threads.created},
-  prof: {samples: .prof.samples, top_self: (.prof.top_self |
-    if type == "array" then .[0] else . end |
-    if . == null then null else {cost_centre: .cost_centre,
-    module: .["module"], samples: .samples} end)},
-  heap: {censuses: .heap.censuses},
-  nonmoving: {censuses: .nonmoving.censuses,
-    census_events: .nonmoving.census_events},
-  messages: {user: .messages.user, markers: .messages.markers}
-} | paths(scalars) as $p | "\($p | map(tostring) | join("."))=\(getpath($p))"'
+# The figures both files share (project.jq).
+project=$(grep -v '^#' tests/golden/project.jq)
 
 have_jq=0
 command -v jq >/dev/null 2>&1 && have_jq=1

@@ -2,7 +2,7 @@
 -- figures.hs: independent figures for an eventlog, computed with the
 -- ghc-events 0.17 library (a second opinion for evtop's own decoder).
 --
--- Usage: figures FILE      prints ONE line of JSON on stdout:
+-- Usage: figures FILE [FROM TO]   prints ONE line of JSON on stdout:
 --
 -- {"events":{"GC_END":N,...},"events_total":N,
 --  "gc":{"collections":N,"pause_total_ns":N,"pause_max_ns":N},
@@ -40,6 +40,14 @@
 --   nonmoving.censuses = maximal runs of consecutive NONMOVING_HEAP_CENSUS
 --   events (any other decoded event in between ends a run).
 -- * messages.user = USER_MSG events, messages.markers = USER_MARKER events.
+--
+-- With FROM and TO (event times in ns), the figures of the range
+-- FROM <= time < TO: events counted by the same rules among the events in
+-- the range; collections whose first GC_START is at or after FROM and whose
+-- last GC_END is before TO (over the whole log: a collection open at FROM
+-- is not the range's); nonmoving census runs whose first event is in the
+-- range; prof.top_self among the range's samples, named from the whole
+-- log's definitions.
 --
 -- A log that ends early (truncated, even in the middle of an event) is read
 -- up to its last complete event without any error: ghc-events 0.17 does
@@ -187,6 +195,7 @@ ghcName ei = case ei of
 
 data GcAcc = GcAcc
   { inGc :: !(S.Set Int)
+  , lo :: !Word64, hi :: !Word64     -- the range: collections started in it
   , started :: !Word64
   , ncoll :: !Int
   , ptotal :: !Word64
@@ -201,6 +210,8 @@ gcStep acc ev = case evSpec ev of
     | otherwise -> acc { inGc = S.insert c (inGc acc) }
   EndGC
     | not (S.member c (inGc acc)) -> acc
+    | S.size (inGc acc) == 1 && (started acc < lo acc || t >= hi acc) ->
+        acc { inGc = S.empty }
     | S.size (inGc acc) == 1 ->
         let p = t - started acc
         in acc { inGc = S.empty, ncoll = ncoll acc + 1
@@ -213,12 +224,12 @@ gcStep acc ev = case evSpec ev of
 
 -- nonmoving census runs -----------------------------------------------------
 
-censusRuns :: [Event] -> Int
-censusRuns = go False 0
+censusRuns :: (Event -> Bool) -> [Event] -> Int
+censusRuns inR = go False 0
   where
     go _ n [] = n
     go prev n (e : es) = case evSpec e of
-      NonmovingHeapCensus {} -> go True (if prev then n else n + 1) es
+      NonmovingHeapCensus {} -> go True (if prev || not (inR e) then n else n + 1) es
       EventBlock {} -> go prev n es
       _ -> go False n es
 
@@ -243,13 +254,14 @@ jobj kvs = "{" ++ intercalate "," [jstr k ++ ":" ++ v | (k, v) <- kvs] ++ "}"
 main :: IO ()
 main = do
   argv <- getArgs
-  file <- case argv of
-    [f] -> return f
-    _ -> hPutStrLn stderr "usage: figures FILE" >> exitWith (ExitFailure 2)
+  (file, rlo, rhi) <- case argv of
+    [f] -> return (f, 0, maxBound)
+    [f, a, b] -> return (f, read a, read b)
+    _ -> hPutStrLn stderr "usage: figures FILE [FROM TO]" >> exitWith (ExitFailure 2)
   hSetEncoding stdout utf8
   hSetEncoding stderr utf8
   bytes <- BL.readFile file
-  evs <- case readEventLog bytes of
+  allEvs <- case readEventLog bytes of
     Left err -> do
       hPutStrLn stderr ("figures: " ++ file ++ ": " ++ err)
       exitWith (ExitFailure 1)
@@ -258,12 +270,14 @@ main = do
       -- events after a parse error are lost; say so but print the figures
       hPutStrLn stderr ("figures: warning: " ++ file ++ ": stopped at: " ++ err)
       return es
-  let sorted = sortOn evTime evs -- Data.List.sortOn is stable
+  let inR e = evTime e >= rlo && evTime e < rhi
+      evs = filter inR allEvs
+      sortedAll = sortOn evTime allEvs -- Data.List.sortOn is stable
       counts = M.fromListWith (+) [(n, 1 :: Int) | e <- evs, Just n <- [ghcName (evSpec e)]]
       cnt k = M.findWithDefault 0 k counts
-      gc = foldl' gcStep (GcAcc S.empty 0 0 0 0) sorted
+      gc = foldl' gcStep (GcAcc S.empty rlo rhi 0 0 0 0) sortedAll
       ccs = M.fromList [ (heapProfCostCentreId i, (heapProfLabel i, heapProfModule i))
-                       | e <- evs, i@HeapProfCostCentre {} <- [evSpec e] ]
+                       | e <- allEvs, i@HeapProfCostCentre {} <- [evSpec e] ]
       selfCounts = M.fromListWith (+)
         [ (V.head st, 1 :: Int)
         | e <- evs, ProfSampleCostCentre {profCcsStack = st} <- [evSpec e], not (V.null st) ]
@@ -285,7 +299,7 @@ main = do
         , ("threads", jobj [("created", show (cnt "CREATE_THREAD"))])
         , ("prof", jobj [("samples", show (cnt "PROF_SAMPLE_COST_CENTRE")), ("top_self", topJson)])
         , ("heap", jobj [("censuses", show (cnt "HEAP_PROF_SAMPLE_BEGIN"))])
-        , ("nonmoving", jobj [ ("censuses", show (censusRuns sorted))
+        , ("nonmoving", jobj [ ("censuses", show (censusRuns inR sortedAll))
                              , ("census_events", show (cnt "NONMOVING_HEAP_CENSUS")) ])
         , ("messages", jobj [("user", show (cnt "USER_MSG")), ("markers", show (cnt "USER_MARKER"))])
         ]
