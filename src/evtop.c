@@ -184,6 +184,7 @@ tui_main(const struct evtop_opts *opts)
 		.suspend = ui_suspend,
 		.resume = ui_resume,
 		.emergency_restore = ui_emergency_restore,
+		.seek_ns = ui_seek_ns,
 	};
 
 	return loop_tui(opts, &ui);

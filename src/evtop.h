@@ -77,6 +77,10 @@ struct evtop_status {
 	int		 paused;	/* replay paused */
 	uint64_t	 file_size, file_pos;
 	uint64_t	 file_time;	/* event time reached, ns */
+	/* Time travel (src/time/travel.c), a file only. */
+	int		 seekable;	/* g works */
+	double		 pass;		/* the first pass: 0..1, 1 when done */
+	uint64_t	 file_first, file_last;	/* its event times, when done */
 	/* Recording. */
 	const char	*record_path;	/* current file, NULL when off */
 	uint64_t	 record_bytes;

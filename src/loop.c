@@ -37,11 +37,13 @@
 #include "serve.h"
 #include "source.h"
 #include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */
+#include "time/travel.h"
 
 #define LOOP_READ_SIZE		(256u << 10)
 #define LOOP_DEC_SIZE		(1u << 20)
 #define LOOP_SLICE_BYTES	(4u << 20)
 #define LOOP_SLICE_NS		5000000ull
+#define LOOP_PASS_N		16384	/* first pass events between clock reads */
 #define LOOP_DRAW_NS		100000000ull
 #define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
 #define LOOP_RATE_NS		1000000000ull
@@ -64,6 +66,9 @@ struct loop {
 	struct http	*http;		/* --metrics */
 	int		 http_at, http_n;	/* its slice of the poll set */
 	struct relay	*relay;		/* --serve, --serve-tcp */
+	struct travel	*tr;		/* a file in the TUI: seeking */
+	int		 seek_pending;	/* asked before the first pass ended */
+	uint64_t	 seek_to;
 	int		 relay_at, relay_n;
 
 	struct evtop_status st;
@@ -470,6 +475,51 @@ loop_replay(struct loop *l, uint64_t start)
 	}
 }
 
+static void	loop_seek(struct loop *, uint64_t, int);
+
+/*
+ * The first pass over a file (travel.c), a slice at a time, before the
+ * replay: checkpoints for seeking.  Then the replay starts from the start,
+ * or from where a seek asked meanwhile.
+ */
+static void
+loop_pass(struct loop *l, uint64_t start)
+{
+	while (!travel_pass(l->tr, LOOP_PASS_N, NULL, NULL)) {
+		l->changed = 1;
+		if (source_now() - start >= LOOP_SLICE_NS)
+			return;
+	}
+	l->changed = 1;
+	loop_log(l, "first pass done: %d checkpoints", travel_checkpoints(l->tr,
+	    NULL));
+	loop_seek(l, l->seek_pending ? l->seek_to : 0, l->seek_pending);
+	l->seek_pending = 0;
+}
+
+/* The model as it was at t, held there (hold) or replaying on. */
+static void
+loop_seek(struct loop *l, uint64_t t, int hold)
+{
+	if (travel_seek(l->tr, t) != 0) {
+		/* A checkpoint could not be read back: from the start. */
+		loop_log(l, "seek to %llu ns failed; replaying from the start",
+		    (unsigned long long)t);
+		snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "seek failed "
+		    "(checkpoints unreadable): replaying from the start");
+		travel_free(l->tr);
+		l->tr = NULL;
+		model_free(l->model);
+		l->model = model_new();
+		model_header(l->model, replay_dec(l->rp));
+		(void)reader_seek(replay_reader(l->rp), 0, 0);
+		t = 0;
+	}
+	if (hold || t > 0)
+		replay_moved(l->rp, t, hold);
+	l->changed = 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Status. */
 
@@ -491,6 +541,17 @@ loop_status(struct loop *l, uint64_t now)
 	}
 	if (l->rp != NULL) {
 		replay_status(l->rp, st);
+		st->seekable = l->tr != NULL;
+		st->pass = l->tr != NULL ? travel_progress(l->tr) : 1;
+		if (l->tr != NULL)
+			travel_span(l->tr, &st->file_first, &st->file_last);
+		/* Where the replay is, by time: it moves back as well. */
+		if (l->tr != NULL && st->pass >= 1 && !replay_done(l->rp) &&
+		    st->file_last > st->file_first)
+			st->file_pos = st->file_time <= st->file_first ? 0 :
+			    (uint64_t)((double)st->file_size *
+			    (double)(st->file_time - st->file_first) /
+			    (double)(st->file_last - st->file_first));
 		st->conn = replay_done(l->rp) ? EVTOP_CONN_DONE :
 		    EVTOP_CONN_OPEN;
 		st->bytes = st->file_pos;
@@ -556,6 +617,7 @@ loop_finish(struct loop *l)
 static void
 loop_free(struct loop *l)
 {
+	travel_free(l->tr);
 	replay_free(l->rp);
 	source_free(l->src);
 	proto_dec_free(l->dec);
@@ -660,6 +722,21 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 			    l->src->state == SOURCE_OPEN);
 			loop_control(l, now);
 		}
+		break;
+	case UI_SEEK:
+		if (l->tr == NULL) {
+			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg,
+			    l->rp == NULL ? "seeking works when replaying a "
+			    "file" : "seeking is off while re-serving (--serve):"
+			    " readers would see time go back");
+			break;
+		}
+		if (!travel_passed(l->tr)) {
+			l->seek_pending = 1;
+			l->seek_to = l->uiops->seek_ns(l->ui);
+			break;
+		}
+		loop_seek(l, l->uiops->seek_ns(l->ui), 1);
 		break;
 	case UI_RESET_WINDOW:
 		model_reset_window(l->model);
@@ -885,7 +962,9 @@ loop_poll_fds(struct loop *l, int source, struct pollfd *pfd, int n,
 			pfd[n].fd = l->src->fd;
 			pfd[n++].events = loop_live_events(l);
 		}
-	} else
+	} else if (l->tr != NULL && !travel_passed(l->tr))
+		*timeout = 0;		/* the first pass goes on */
+	else
 		*timeout = loop_min_timeout(*timeout, replay_timeout_ms(l->rp,
 		    now));
 	*timeout = loop_serve_timeout(l, *timeout, now);
@@ -920,6 +999,14 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		free(cause);
 		loop_free(&l);
 		return 1;
+	}
+	/* A file: seeking, unless it is re-served (time would go back). */
+	if (l.rp != NULL && opts->serve == NULL && opts->serve_tcp == NULL &&
+	    (l.tr = travel_new(replay_reader(l.rp), l.model, 0,
+	    &cause)) == NULL) {
+		loop_log(&l, "no seeking: %s", cause);
+		free(cause);
+		cause = NULL;
 	}
 	now = source_now();
 	l.rate_at = now;
@@ -970,7 +1057,9 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 			loop_live(&l, srci >= 0 ? &pfd[srci] : NULL, now);
 			if (l.src->state == SOURCE_ENDED && opts->once)
 				l.quit = 1;
-		} else
+		} else if (l.tr != NULL && !travel_passed(l.tr))
+			loop_pass(&l, now);
+		else
 			loop_replay(&l, now);
 
 		now = source_now();

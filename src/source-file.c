@@ -208,6 +208,29 @@ replay_to_end(struct replay *rp, uint64_t now)
 		rp->to_end = 1;
 }
 
+/* The reader, for time travel (src/time/travel.c). */
+struct reader *
+replay_reader(struct replay *rp)
+{
+	return rp->m;
+}
+
+/*
+ * The reader was moved to the first event at or after t: go on from
+ * there, held at t until the replay is resumed (P) if hold.
+ */
+void
+replay_moved(struct replay *rp, uint64_t t, int hold)
+{
+	rp->have = 0;
+	rp->done = 0;
+	rp->to_end = 0;
+	rp->paused = hold;
+	rp->anchored = 0;
+	rp->pos = t;
+	rp->delivered = 1;	/* resuming anchors at t, not at 0 */
+}
+
 void
 replay_status(const struct replay *rp, struct evtop_status *st)
 {

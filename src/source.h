@@ -114,6 +114,8 @@ void		 replay_slower(struct replay *, uint64_t);
 void		 replay_max(struct replay *, uint64_t);
 void		 replay_to_end(struct replay *, uint64_t);
 void		 replay_status(const struct replay *, struct evtop_status *);
+struct reader	*replay_reader(struct replay *);
+void		 replay_moved(struct replay *, uint64_t, int);
 
 /* control.c: control commands, queued and written whole. */
 #define CONTROL_MAGIC		"\xf0\x9e\x97\x8c"
@@ -179,6 +181,7 @@ struct loop_ui {
 	void		 (*suspend)(struct ui *);
 	void		 (*resume)(struct ui *);
 	void		 (*emergency_restore)(void);
+	uint64_t	 (*seek_ns)(const struct ui *);	/* of a UI_SEEK */
 };
 int		 loop_tui(const struct evtop_opts *, const struct loop_ui *);
 

@@ -197,9 +197,15 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 	    st->conn == EVTOP_CONN_OPEN)
 		snprintf(lag, sizeof lag, "  lag %s", fmt_ns(a, st->wall_ns -
 		    pw));
-	fmt_time(a, m->now);
+	/* A file held after a seek is at the time asked, not at its last
+	 * event; during the first pass the model runs ahead of the replay. */
+	if (st->seekable && st->pass < 1)
+		snprintf(a, sizeof a, "first pass %d%%", (int)(st->pass * 100));
+	else
+		fmt_time(a, st->seekable ? st->file_time : m->now);
 	for (full = 1; full >= 0; full--) {
-		n = snprintf(times, sizeof times, "event %s", a);
+		n = snprintf(times, sizeof times, st->seekable && st->pass < 1 ?
+		    "%s" : "event %s", a);
 		if (full && pw != 0)
 			n += snprintf(times + n, sizeof times - n, " @%s",
 			    header_clock(c1, sizeof c1, pw, 1));

@@ -56,6 +56,7 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_CHAR, '*', 0, KEYS_MAX_SPEED },
 	{ KEYS_CHAR, 'P', 0, KEYS_PAUSE_REPLAY },
 	{ KEYS_CHAR, 'e', 0, KEYS_TO_END },
+	{ KEYS_CHAR, 'g', 0, KEYS_GOTO },
 
 	{ KEYS_CHAR, 'T', 0, KEYS_TIME_PROF_ON },
 	{ KEYS_CHAR, 't', 0, KEYS_TIME_PROF_OFF },
@@ -136,6 +137,9 @@ static const struct keys_info keys_infos[] = {
 	    "Replay", "P", KEYS_REPLAY, 0 },
 	{ KEYS_TO_END, "Replay", "e", "jump to the end", "End", "e",
 	    KEYS_REPLAY, 0 },
+	{ KEYS_GOTO, "Replay", "g", "go to a time: 12.5s 1m30s 250ms "
+	    "+5s -5s end (held there; P goes on)", "Go", "g", KEYS_REPLAY,
+	    0 },
 
 	{ KEYS_HEAP_PROF_ON, "Socket control", "H", "start heap profiling",
 	    "Heap", "H/h", KEYS_SOCKET, 3 },
@@ -164,6 +168,7 @@ static const struct {
 	{ KEYS_FASTER, 2 },
 	{ KEYS_PAUSE_REPLAY, 3 },
 	{ KEYS_TO_END, 5 },
+	{ KEYS_GOTO, 4 },
 	{ KEYS_HEAP_PROF_ON, 2 },
 	{ KEYS_CENSUS, 2 },
 	{ KEYS_TIME_PROF_ON, 3 },

@@ -190,6 +190,7 @@ enum keys_action {
 	KEYS_MAX_SPEED,
 	KEYS_PAUSE_REPLAY,
 	KEYS_TO_END,
+	KEYS_GOTO,
 	KEYS_TIME_PROF_ON,
 	KEYS_TIME_PROF_OFF,
 	KEYS_HEAP_PROF_ON,
@@ -298,6 +299,8 @@ void		 header_render(struct lines *, const struct model *,
 
 /* view.c: the screen without the terminal */
 #define VIEW_NPANES	7
+#define VIEW_PROMPT_FILTER	1	/* the focused pane's filter */
+#define VIEW_PROMPT_GOTO	2	/* g: a time to go to */
 struct view;
 struct view	*view_new(enum evtop_src_kind);
 void		 view_free(struct view *);

@@ -13,6 +13,7 @@
 
 #include "ui.h"
 #include "model.h"
+#include "time/when.h"
 
 #define VIEW_MIN_W	20
 #define VIEW_MIN_H	6
@@ -28,7 +29,11 @@ struct view {
 	int		 help_scroll;
 	int		 help_rows;
 	int		 help_page;
-	int		 prompt;	/* editing the focused pane's filter */
+	int		 prompt;	/* VIEW_PROMPT_*: a line being edited */
+	char		 go[32];	/* the time asked for by g */
+	uint64_t	 now_ns, last_ns;	/* for g: from the status
+						 * drawn last */
+	int		 seekable;
 	char		 saved[PANE_FILTER_MAX];
 	int		 paused;
 	int		 dirty;
@@ -274,51 +279,78 @@ view_cycle(struct view *v, int dir)
 	}
 }
 
-/* A key in the filter prompt. */
-static void
+/* g's line is done: the time it says, or why not. */
+static enum ui_action
+view_goto(struct view *v)
+{
+	uint64_t	t;
+
+	if (when_parse(v->go, v->now_ns, v->last_ns, &t) != 0) {
+		snprintf(v->msg, sizeof v->msg, "g: \"%s\" is not a time "
+		    "(12.5s, 1m30s, 250ms, +5s, -5s, end)", v->go);
+		return UI_NONE;
+	}
+	/* Event time, as the header shows it. */
+	if (strcmp(v->go, "end") == 0)
+		t = v->last_ns + 1;	/* every event, the last included */
+	v->seek_ns = t;
+	return UI_SEEK;
+}
+
+/* A key in the prompt: the focused pane's filter, or g's time. */
+static enum ui_action
 view_prompt_key(struct view *v, const struct keys_key *k)
 {
 	struct pane	*p = &v->pane[v->focus];
-	size_t		 n = strlen(p->filter), m;
+	char		*buf = p->filter;
+	size_t		 size = sizeof p->filter, n, m;
 
+	if (v->prompt == VIEW_PROMPT_GOTO) {
+		buf = v->go;
+		size = sizeof v->go;
+	}
+	n = strlen(buf);
 	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ENTER) {
+		m = (size_t)v->prompt;
 		v->prompt = 0;
-		return;
+		return m == VIEW_PROMPT_GOTO ? view_goto(v) : UI_NONE;
 	}
 	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ESCAPE) {
-		snprintf(p->filter, sizeof p->filter, "%s", v->saved);
+		if (v->prompt == VIEW_PROMPT_FILTER)
+			snprintf(p->filter, sizeof p->filter, "%s", v->saved);
 		v->prompt = 0;
-		return;
+		return UI_NONE;
 	}
 	if (k->kind == KEYS_SYM && (k->code == KEYS_SYM_BACKSPACE ||
 	    k->code == KEYS_SYM_DELETE)) {
 		/* Back over one whole UTF-8 character. */
-		while (n > 0 && ((unsigned char)p->filter[n - 1] & 0xc0) ==
-		    0x80)
+		while (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0x80)
 			n--;
 		if (n > 0)
 			n--;
-		p->filter[n] = '\0';
-		return;
+		buf[n] = '\0';
+		return UI_NONE;
 	}
 	if (k->kind == KEYS_CHAR && (k->mods & KEYS_CTRL) && k->code == 'u') {
-		p->filter[0] = '\0';
-		return;
+		buf[0] = '\0';
+		return UI_NONE;
 	}
 	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_SPACE) {
-		if (n + 1 < sizeof p->filter) {
-			p->filter[n] = ' ';
-			p->filter[n + 1] = '\0';
+		if (n + 1 < size) {
+			buf[n] = ' ';
+			buf[n + 1] = '\0';
 		}
-		return;
+		return UI_NONE;
 	}
 	if (k->kind != KEYS_CHAR || (k->mods & (KEYS_CTRL | KEYS_ALT)) ||
 	    k->code < 0x20 || k->code == 0x7f)
-		return;
+		return UI_NONE;
 	m = strlen(k->utf8);
-	if (m > 0 && n + m < sizeof p->filter)
-		memcpy(p->filter + n, k->utf8, m + 1);
-	p->sel = p->top = 0;
+	if (m > 0 && n + m < size)
+		memcpy(buf + n, k->utf8, m + 1);
+	if (v->prompt == VIEW_PROMPT_FILTER)
+		p->sel = p->top = 0;
+	return UI_NONE;
 }
 
 static const char *const view_cmd_text[] = {
@@ -337,10 +369,8 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 
 	v->dirty = 1;
 	v->msg[0] = '\0';
-	if (v->prompt) {
-		view_prompt_key(v, k);
-		return UI_NONE;
-	}
+	if (v->prompt)
+		return view_prompt_key(v, k);
 	a = keys_lookup(k);
 	if (v->help) {
 		switch (a) {
@@ -423,8 +453,18 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_FOCUS_PREV:
 		view_cycle(v, -1);
 		return UI_NONE;
+	case KEYS_GOTO:
+		if (!v->seekable) {
+			snprintf(v->msg, sizeof v->msg, v->kind ==
+			    EVTOP_SRC_FILE ? "g: seeking is off (see the log, "
+			    "-v)" : "g: seeking works when replaying a file");
+			return UI_NONE;
+		}
+		v->prompt = VIEW_PROMPT_GOTO;
+		v->go[0] = '\0';
+		return UI_NONE;
 	case KEYS_FILTER:
-		v->prompt = 1;
+		v->prompt = VIEW_PROMPT_FILTER;
 		snprintf(v->saved, sizeof v->saved, "%s", p->filter);
 		return UI_NONE;
 	case KEYS_FASTER:
@@ -527,7 +567,8 @@ view_title(struct view *v, struct pane *p, const struct model *m,
 		snprintf(right, sizeof right, "%s%s ", p->ops->sorts[p->sort],
 		    arrow);
 	}
-	if (p->filter[0] != '\0' || (v->prompt && p->focus)) {
+	if (p->filter[0] != '\0' || (v->prompt == VIEW_PROMPT_FILTER &&
+	    p->focus)) {
 		n += lines_put(s, y, x + n, attr, "  /", w - n);
 		n += lines_put(s, y, x + n, LINES_MATCH, p->filter, w - n);
 	}
@@ -565,6 +606,15 @@ view_bottom(struct view *v, struct lines *s)
 	struct pane	*p = &v->pane[v->focus];
 	int		 y = s->height - 1, x;
 
+	if (v->prompt == VIEW_PROMPT_GOTO) {
+		lines_fill(s, y, 0, s->width, LINES_NORMAL, ' ');
+		x = lines_put(s, y, 0, LINES_KEY, "Go to time: ", s->width);
+		x += lines_put(s, y, x, LINES_MATCH, v->go, s->width - x - 1);
+		lines_putc(s, y, x, LINES_SELECT, ' ');
+		lines_put_right(s, y, s->width, LINES_DIM,
+		    " 12.5s 1m30s +5s -5s end  Enter go  Esc cancel");
+		return;
+	}
 	if (v->prompt) {
 		lines_fill(s, y, 0, s->width, LINES_NORMAL, ' ');
 		x = lines_putf(s, y, 0, LINES_KEY, -1, "Filter %s: ",
@@ -609,6 +659,9 @@ view_render(struct view *v, const struct model *m,
 	int	hr, ph, i, w;
 
 	v->dirty = 0;
+	v->seekable = st->seekable;
+	v->now_ns = st->file_time;
+	v->last_ns = st->file_last;
 	if (s->width < VIEW_MIN_W || s->height < VIEW_MIN_H) {
 		lines_put(s, 0, 0, LINES_WARN, "evtop: terminal too small",
 		    s->width);

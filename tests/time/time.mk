@@ -14,3 +14,9 @@ check-travel: build/tests/t_travel build/san/t_travel
 
 CHECKS += check-travel
 .PHONY: check-travel
+
+check-seek-tui: evtop
+	tests/time/seek-tui.sh
+
+CHECKS += check-seek-tui
+.PHONY: check-seek-tui
