@@ -185,6 +185,7 @@ tui_main(const struct evtop_opts *opts)
 		.resume = ui_resume,
 		.emergency_restore = ui_emergency_restore,
 		.seek_ns = ui_seek_ns,
+		.range = ui_range,
 	};
 
 	return loop_tui(opts, &ui);

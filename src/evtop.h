@@ -81,6 +81,8 @@ struct evtop_status {
 	int		 seekable;	/* g works */
 	double		 pass;		/* the first pass: 0..1, 1 when done */
 	uint64_t	 file_first, file_last;	/* its event times, when done */
+	int		 range_on;	/* a range [range_from, range_to) shown */
+	uint64_t	 range_from, range_to;
 	/* Recording. */
 	const char	*record_path;	/* current file, NULL when off */
 	uint64_t	 record_bytes;

@@ -520,6 +520,29 @@ loop_seek(struct loop *l, uint64_t t, int hold)
 	l->changed = 1;
 }
 
+/*
+ * Show a range [from, to): the model at from, its run window reset there
+ * (model_range_begin()), then the events up to to; held at to.
+ */
+static void
+loop_range(struct loop *l)
+{
+	uint64_t	from, to;
+
+	l->uiops->range(l->ui, &from, &to);
+	loop_seek(l, from, 1);
+	if (l->tr == NULL)
+		return;		/* the seek failed: replaying from the start */
+	model_range_begin(l->model, from, to);
+	if (travel_apply(l->tr, to) != 0) {
+		loop_seek(l, from, 1);
+		return;
+	}
+	replay_moved(l->rp, to, 1);
+	loop_log(l, "range %llu..%llu ns", (unsigned long long)from,
+	    (unsigned long long)to);
+}
+
 /* ------------------------------------------------------------------ */
 /* Status. */
 
@@ -542,6 +565,9 @@ loop_status(struct loop *l, uint64_t now)
 	if (l->rp != NULL) {
 		replay_status(l->rp, st);
 		st->seekable = l->tr != NULL;
+		st->range_on = l->model->range.on;
+		st->range_from = l->model->range.from_ns;
+		st->range_to = l->model->range.to_ns;
 		st->pass = l->tr != NULL ? travel_progress(l->tr) : 1;
 		if (l->tr != NULL)
 			travel_span(l->tr, &st->file_first, &st->file_last);
@@ -691,7 +717,10 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 		l->quit = 1;
 		break;
 	case UI_PAUSE_REPLAY:
-		if (l->rp != NULL)
+		/* Going on from a range: from its end, without it. */
+		if (l->tr != NULL && l->model->range.on)
+			loop_seek(l, l->model->range.to_ns, 0);
+		else if (l->rp != NULL)
 			replay_pause(l->rp, now);
 		break;
 	case UI_FASTER:
@@ -737,6 +766,19 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 			break;
 		}
 		loop_seek(l, l->uiops->seek_ns(l->ui), 1);
+		break;
+	case UI_RANGE:
+		if (l->tr == NULL || !travel_passed(l->tr)) {
+			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "%s",
+			    l->tr == NULL ? "ranges work when replaying a file" :
+			    "a range needs the first pass: a moment");
+			break;
+		}
+		loop_range(l);
+		break;
+	case UI_RANGE_OFF:
+		if (l->tr != NULL && l->model->range.on)
+			loop_seek(l, l->model->range.to_ns, 1);
 		break;
 	case UI_RESET_WINDOW:
 		model_reset_window(l->model);

@@ -182,6 +182,7 @@ struct loop_ui {
 	void		 (*resume)(struct ui *);
 	void		 (*emergency_restore)(void);
 	uint64_t	 (*seek_ns)(const struct ui *);	/* of a UI_SEEK */
+	void		 (*range)(const struct ui *, uint64_t *, uint64_t *);
 };
 int		 loop_tui(const struct evtop_opts *, const struct loop_ui *);
 

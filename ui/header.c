@@ -169,7 +169,8 @@ static void
 header_times(struct lines *l, int y, int x, int w, const struct model *m,
     const struct evtop_status *st)
 {
-	char		 a[FMT_MAX], c1[32], times[160], lag[64];
+	char		 a[2 * FMT_MAX + 2], b[FMT_MAX], c1[32], times[160];
+	char		 lag[64];
 	const char	*tag = NULL;
 	uint64_t	 pw = 0;
 	int		 n = 0, end = x + w, cmdw = 0, tagattr = LINES_GOOD;
@@ -201,11 +202,16 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 	 * event; during the first pass the model runs ahead of the replay. */
 	if (st->seekable && st->pass < 1)
 		snprintf(a, sizeof a, "first pass %d%%", (int)(st->pass * 100));
-	else
+	else if (st->range_on) {
+		fmt_time(a, st->range_from);
+		fmt_time(b, st->range_to);
+		snprintf(a + strlen(a), sizeof a - strlen(a), "-%s", b);
+	} else
 		fmt_time(a, st->seekable ? st->file_time : m->now);
 	for (full = 1; full >= 0; full--) {
 		n = snprintf(times, sizeof times, st->seekable && st->pass < 1 ?
-		    "%s" : "event %s", a);
+		    "%s" : st->range_on ? "range %s (Esc: back)" : "event %s",
+		    a);
 		if (full && pw != 0)
 			n += snprintf(times + n, sizeof times - n, " @%s",
 			    header_clock(c1, sizeof c1, pw, 1));

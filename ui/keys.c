@@ -57,6 +57,8 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_CHAR, 'P', 0, KEYS_PAUSE_REPLAY },
 	{ KEYS_CHAR, 'e', 0, KEYS_TO_END },
 	{ KEYS_CHAR, 'g', 0, KEYS_GOTO },
+	{ KEYS_CHAR, '[', 0, KEYS_RANGE_START },
+	{ KEYS_CHAR, ']', 0, KEYS_RANGE_END },
 
 	{ KEYS_CHAR, 'T', 0, KEYS_TIME_PROF_ON },
 	{ KEYS_CHAR, 't', 0, KEYS_TIME_PROF_OFF },
@@ -140,6 +142,10 @@ static const struct keys_info keys_infos[] = {
 	{ KEYS_GOTO, "Replay", "g", "go to a time: 12.5s 1m30s 250ms "
 	    "+5s -5s end (held there; P goes on)", "Go", "g", KEYS_REPLAY,
 	    0 },
+	{ KEYS_RANGE_START, "Replay", "[ ]", "a range's start and end at "
+	    "the cursor (or the time shown): every pane shows it; Esc back",
+	    NULL, NULL, KEYS_REPLAY, 0 },
+	{ KEYS_RANGE_END, "Replay", NULL, NULL, NULL, NULL, KEYS_REPLAY, 0 },
 
 	{ KEYS_HEAP_PROF_ON, "Socket control", "H", "start heap profiling",
 	    "Heap", "H/h", KEYS_SOCKET, 3 },

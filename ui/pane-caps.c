@@ -62,7 +62,7 @@ pane_caps_title(struct pane *p, const struct model *m, char *buf,
 	model_caps_util(m, (enum model_win)p->win, &u);
 	snprintf(buf, size, "%d cap%s  mutator %s  GC %s  (%s)", n,
 	    n == 1 ? "" : "s", fmt_pct(a, u.run), fmt_pct(b, u.gc),
-	    pane_win_name(p->win));
+	    pane_win_name(p));
 }
 
 /* Column widths for a body width w. */
@@ -277,7 +277,7 @@ pane_caps_render(struct pane *p, const struct model *m, struct lines *l)
 		    l->width >= 90 ? "sparks (%s): %s created  %s converted  "
 		    "%s fizzled  %s GC'd  %s dud  %s overflowed" :
 		    "sparks %s: %s new %s run %s fizzled %s GC'd %s dud %s "
-		    "ovf", pane_win_name(p->win),
+		    "ovf", pane_win_name(p),
 		    fmt_count(b[0], (double)model_sum(m,
 		    MODEL_S_SPARKS_CREATED, win)),
 		    fmt_count(b[1], (double)model_sum(m,

@@ -44,7 +44,7 @@ pane_ccs_title(struct pane *p, const struct model *m, char *buf, size_t size)
 	}
 	snprintf(buf, size, "%s samples (%s)%s%s", fmt_count(a,
 	    (double)model_prof_samples(m, (enum model_win)p->win)),
-	    pane_win_name(p->win), m->prog.tick_ns ? "  tick " : "",
+	    pane_win_name(p), m->prog.tick_ns ? "  tick " : "",
 	    m->prog.tick_ns ? fmt_ns(b, m->prog.tick_ns) : "");
 }
 

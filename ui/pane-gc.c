@@ -55,7 +55,7 @@ pane_gc_title(struct pane *p, const struct model *m, char *buf, size_t size)
 	model_gc_window(m, (enum model_win)p->win, &g);
 	snprintf(buf, size, "%llu collections  productivity %s  max pause %s  "
 	    "(%s)", (unsigned long long)g.count, fmt_pct(a, g.productivity),
-	    fmt_ns(b, g.pause_max), pane_win_name(p->win));
+	    fmt_ns(b, g.pause_max), pane_win_name(p));
 }
 
 static void

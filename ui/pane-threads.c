@@ -52,7 +52,7 @@ pane_threads_title(struct pane *p, const struct model *m, char *buf,
 	snprintf(buf, size, "%u live: %u running %u runnable %u blocked  (%s)",
 	    t->live, t->by_state[MODEL_T_RUNNING],
 	    t->by_state[MODEL_T_RUNNABLE], t->by_state[MODEL_T_BLOCKED],
-	    pane_win_name(p->win));
+	    pane_win_name(p));
 }
 
 static const char *

@@ -510,3 +510,10 @@ ui_seek_ns(const struct ui *u)
 {
 	return view_seek_ns(u->view);
 }
+
+/* The range a UI_RANGE asks for. */
+void
+ui_range(const struct ui *u, uint64_t *from, uint64_t *to)
+{
+	view_range(u->view, from, to);
+}

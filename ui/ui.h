@@ -33,6 +33,8 @@ enum ui_action {
 	UI_RESET_WINDOW,
 	UI_EXPORT,		/* cmd->id: the window on screen (model_win) */
 	UI_SEEK,		/* go to the time ui_seek_ns() says */
+	UI_RANGE,		/* show the range ui_range() says */
+	UI_RANGE_OFF,		/* back from it */
 };
 
 /* ui.c */
@@ -48,6 +50,7 @@ void		 ui_suspend(struct ui *);
 void		 ui_resume(struct ui *);
 void		 ui_emergency_restore(void);
 uint64_t	 ui_seek_ns(const struct ui *);
+void		 ui_range(const struct ui *, uint64_t *, uint64_t *);
 
 /*
  * Everything below is internal to ui/ (and its tests).
@@ -191,6 +194,8 @@ enum keys_action {
 	KEYS_PAUSE_REPLAY,
 	KEYS_TO_END,
 	KEYS_GOTO,
+	KEYS_RANGE_START,
+	KEYS_RANGE_END,
 	KEYS_TIME_PROF_ON,
 	KEYS_TIME_PROF_OFF,
 	KEYS_HEAP_PROF_ON,
@@ -270,6 +275,7 @@ struct pane {
 	int		 reverse;
 	int		 self;		/* cost centres: sort by self */
 	int		 win;		/* enum model_win, or -1 */
+	int		 range;		/* a range is shown: win is the run's */
 	int		 detail;	/* Enter: the selection's detail */
 	int		 sel;		/* selected row */
 	int		 top;		/* first row shown */
@@ -282,7 +288,7 @@ struct pane {
 void		 pane_scroll(struct pane *, enum keys_action);
 int		 pane_rows(struct pane *, int, int);
 int		 pane_rows_want(const struct pane *, int);
-const char	*pane_win_name(int);
+const char	*pane_win_name(const struct pane *);
 
 extern const struct pane_ops pane_caps_ops;
 extern const struct pane_ops pane_gc_ops;
@@ -319,5 +325,6 @@ struct pane	*view_pane(struct view *, int);
 uint64_t	 view_cursor(const struct view *);
 void		 view_set_cursor(struct view *, uint64_t);
 uint64_t	 view_seek_ns(const struct view *);
+void		 view_range(const struct view *, uint64_t *, uint64_t *);
 
 #endif

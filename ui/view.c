@@ -34,6 +34,9 @@ struct view {
 	uint64_t	 now_ns, last_ns;	/* for g: from the status
 						 * drawn last */
 	int		 seekable;
+	int		 range_on;	/* the status says a range is shown */
+	uint64_t	 mark;		/* [: a range's start, or VIEW_NO_CURSOR */
+	uint64_t	 range_to;	/* ]: its end, with seek_ns its start */
 	char		 saved[PANE_FILTER_MAX];
 	int		 paused;
 	int		 dirty;
@@ -85,6 +88,7 @@ view_new(enum evtop_src_kind kind)
 	}
 	v->zoom = -1;
 	v->cursor = VIEW_NO_CURSOR;
+	v->mark = VIEW_NO_CURSOR;
 	v->focus = 0;
 	v->pane[0].focus = 1;
 	v->dirty = 1;
@@ -230,9 +234,11 @@ pane_scroll(struct pane *p, enum keys_action action)
 
 /* A window's name as titles show it. */
 const char *
-pane_win_name(int win)
+pane_win_name(const struct pane *p)
 {
-	switch (win) {
+	if (p->range)
+		return "range";
+	switch (p->win) {
 	case MODEL_W1:
 		return "1s";
 	case MODEL_W10:
@@ -295,6 +301,35 @@ view_goto(struct view *v)
 		t = v->last_ns + 1;	/* every event, the last included */
 	v->seek_ns = t;
 	return UI_SEEK;
+}
+
+/* [ and ]: a range from the mark to the cursor (or the time shown). */
+static enum ui_action
+view_range_key(struct view *v, enum keys_action a)
+{
+	uint64_t	t = v->cursor != VIEW_NO_CURSOR ? v->cursor : v->now_ns;
+
+	if (!v->seekable) {
+		snprintf(v->msg, sizeof v->msg, "ranges work when replaying "
+		    "a file");
+		return UI_NONE;
+	}
+	if (a == KEYS_RANGE_START) {
+		v->mark = t;
+		snprintf(v->msg, sizeof v->msg, "range starts here; ] at "
+		    "its end");
+		return UI_NONE;
+	}
+	if (v->mark == VIEW_NO_CURSOR || t <= v->mark) {
+		snprintf(v->msg, sizeof v->msg, v->mark == VIEW_NO_CURSOR ?
+		    "] ends a range: [ first, at its start" :
+		    "] must come after [ (move on, or [ again)");
+		return UI_NONE;
+	}
+	v->seek_ns = v->mark;
+	v->range_to = t;
+	v->mark = VIEW_NO_CURSOR;
+	return UI_RANGE;
 }
 
 /* A key in the prompt: the focused pane's filter, or g's time. */
@@ -435,8 +470,17 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_SUSPEND:
 		return UI_NONE;		/* ui.c stops the process */
 	case KEYS_OVERVIEW:
+		/* Esc leaves a range first. */
+		if (v->range_on && k->kind == KEYS_SYM &&
+		    k->code == KEYS_SYM_ESCAPE) {
+			snprintf(v->msg, sizeof v->msg, "range left");
+			return UI_RANGE_OFF;
+		}
 		v->zoom = -1;
 		return UI_NONE;
+	case KEYS_RANGE_START:
+	case KEYS_RANGE_END:
+		return view_range_key(v, a);
 	case KEYS_ZOOM1: case KEYS_ZOOM2: case KEYS_ZOOM3: case KEYS_ZOOM4:
 	case KEYS_ZOOM5: case KEYS_ZOOM6: case KEYS_ZOOM7:
 		n = a - KEYS_ZOOM1;
@@ -587,17 +631,26 @@ view_pane_draw(struct view *v, int i, const struct model *m,
     struct lines *s, int x, int y, int w, int h)
 {
 	struct pane	*p = &v->pane[i];
+	int		 win = p->win;
 
 	if (h <= 0 || w <= 0)
 		return;
+	/* A range shown: every pane's window is the run's, which the range
+	 * reset at its start (model_range_begin()). */
+	if (v->range_on && win >= 0) {
+		p->win = MODEL_WRUN;
+		p->range = 1;
+	}
 	view_title(v, p, m, s, y, x, w);
-	if (h == 1)
-		return;
-	v->body.ascii = s->ascii;
-	v->body.mono = s->mono;
-	lines_reset(&v->body, w, h - 1);
-	p->ops->render(p, m, &v->body);
-	lines_blit(s, y + 1, x, &v->body);
+	if (h > 1) {
+		v->body.ascii = s->ascii;
+		v->body.mono = s->mono;
+		lines_reset(&v->body, w, h - 1);
+		p->ops->render(p, m, &v->body);
+		lines_blit(s, y + 1, x, &v->body);
+	}
+	p->win = win;
+	p->range = 0;
 }
 
 static void
@@ -660,6 +713,7 @@ view_render(struct view *v, const struct model *m,
 
 	v->dirty = 0;
 	v->seekable = st->seekable;
+	v->range_on = st->range_on;
 	v->now_ns = st->file_time;
 	v->last_ns = st->file_last;
 	if (s->width < VIEW_MIN_W || s->height < VIEW_MIN_H) {
@@ -740,4 +794,12 @@ uint64_t
 view_seek_ns(const struct view *v)
 {
 	return v->seek_ns;
+}
+
+/* The range a UI_RANGE asks for. */
+void
+view_range(const struct view *v, uint64_t *from, uint64_t *to)
+{
+	*from = v->seek_ns;
+	*to = v->range_to;
 }

@@ -160,8 +160,6 @@ int
 travel_seek(struct travel *tr, uint64_t t)
 {
 	const struct ckpt_pos	*pos;
-	const struct proto_ev	*stop = NULL;
-	size_t			 n, k;
 	int			 i;
 
 	if ((i = ckpt_find(tr->ck, t)) < 0 ||
@@ -170,6 +168,20 @@ travel_seek(struct travel *tr, uint64_t t)
 	pos = ckpt_at(tr->ck, i);
 	if (reader_seek(tr->rd, pos->time, pos->off) != 0)
 		return -1;
+	return travel_apply(tr, t);
+}
+
+/*
+ * Apply the events from the reader's place up to t, and leave it at the
+ * first event at or after t.  (After travel_seek(t0) and a
+ * model_range_begin(), for a range [t0, t).)
+ */
+int
+travel_apply(struct travel *tr, uint64_t t)
+{
+	const struct proto_ev	*stop = NULL;
+	size_t			 n, k;
+
 	while (stop == NULL && (n = reader_next_n(tr->rd, tr->ev,
 	    TRAVEL_N)) > 0) {
 		k = model_apply_until(tr->m, tr->ev, n, t);

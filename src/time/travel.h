@@ -26,5 +26,6 @@ double		 travel_progress(const struct travel *);
 void		 travel_span(const struct travel *, uint64_t *, uint64_t *);
 int		 travel_checkpoints(const struct travel *, uint64_t *);
 int		 travel_seek(struct travel *, uint64_t);
+int		 travel_apply(struct travel *, uint64_t);
 
 #endif

@@ -60,6 +60,23 @@ ok "a bad time is said" screen_has 'is not a time' 5
 ok "and the display stays where it was" screen_has "event 0\.3[0-9][0-9]s" 2
 $T send-keys -t s P
 ok "P goes on from there" screen_has "event 0\.4[0-9][0-9]s|replayed" 10
+# A range: [ at 0.1 s, ] at 0.3 s.
+go 0.1s
+screen_has 'event 0\.100s' 5 >/dev/null
+$T send-keys -t s '['
+ok "[ marks a range's start" screen_has 'range starts here' 5
+go 0.3s
+screen_has 'event 0\.300s' 5 >/dev/null
+$T send-keys -t s ']'
+ok "] shows the range in the header" \
+    screen_has 'range 0\.100s-0\.300s \(Esc: back\)' 5
+want=$(./evtop --batch --json --from 0.1s --to 0.3s $log | tail -1 |
+    jq .gc.collections)
+ok "the GC pane counts the range's collections ($want)" \
+    screen_has " 2 GC +$want collections .*\(range\)" 5
+$T send-keys -t s Escape
+ok "Esc leaves the range, held at its end" \
+    screen_has 'event 0\.300s' 5
 $T send-keys -t s q
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
