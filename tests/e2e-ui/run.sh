@@ -164,10 +164,14 @@ diff "$TMP/gc.80.nc" "$TMP/gc.80b.nc" | sed 's/^/#   /'
 cmp -s "$TMP/gc.80.nc" "$TMP/gc.80b.nc"
 ok $? "back to 80x24: the first screen again (but the clock)"
 
-# Help lists the keys; any key goes back.
+# Help lists the keys (at 80x24 it scrolls: End shows the rest); any
+# key goes back.
 $T send-keys -t gc F1
 wait_for gc "this help"
 screen gc >"$TMP/help"
+$T send-keys -t gc End
+wait_gone gc "this help"
+screen gc >>"$TMP/help"
 lacks=0
 for k in "F1 ?" "q F10" "Space p" "/ F3 F4" "< >" "Tab" "PgUp PgDn" "^Z" \
     "start heap profiling" "stop heap profiling" "request a heap census" \
