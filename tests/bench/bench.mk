@@ -68,3 +68,11 @@ BENCHES += bench-tui
 
 # Made once; kept (they take a minute to record).
 .PRECIOUS: build/bench/ghc-n%.eventlog
+
+# Time travel in the TUI on the real GHC log: first pass, g to the
+# redrawn screen, peak RSS.
+bench-seek: evtop build/bench/ghc-n2.eventlog
+	tests/bench/bench-seek.sh ./evtop build/bench/ghc-n2.eventlog
+
+BENCHES += bench-seek
+.PHONY: bench-seek
