@@ -11,33 +11,6 @@
 #include "evtop.h"
 #include "model.h"
 
-#define BATCH_DEFAULT_NS	1000000000ULL
-
-/* Print the model once, in the form the options ask for. */
-void
-batch_emit(const struct model *m, const struct evtop_opts *o, FILE *f)
-{
-	if (export_stdout(o))
-		return;		/* stdout carries an export */
-	if (o->json)
-		model_json(m, f);
-	else {
-		model_text(m, f);
-		fputc('\n', f);
-	}
-	fflush(f);
-}
-
-uint64_t
-batch_interval_ns(const struct evtop_opts *o)
-{
-	if (!(o->interval > 0) || o->interval > 1e9)
-		return BATCH_DEFAULT_NS;
-	if (o->interval * 1e9 < 1)
-		return 1;
-	return (uint64_t)(o->interval * 1e9);
-}
-
 static void
 batch_error(struct model *m, const struct evtop_opts *o, const char *err)
 {

@@ -187,7 +187,7 @@ model_hist_stacks(const struct model *m, enum model_win win,
 {
 	struct mhist	*h = m->p->hist;
 	struct mstack	*s, *tmp;
-	uint64_t	 all = model_prof_samples(m, win), n;
+	uint64_t	 all = model_sum(m, MODEL_S_PROF_SAMPLES, win), n;
 
 	n = hist_stack(m, win, &h->empty, all, fn, arg);
 	HASH_ITER(hh, m->p->st_hash, s, tmp)

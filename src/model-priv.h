@@ -12,7 +12,7 @@
 /* A cheap hash for uthash: the keys are ids or short byte strings. */
 #define HASH_FUNCTION(keyptr, keylen, hashv) \
 	((hashv) = model_hash((const void *)(keyptr), (size_t)(keylen)))
-/* uthash's tables live in the model's heap too (model-heap.c): every
+/* uthash's tables live in the model's heap too (model-mem.c): every
  * HASH_ADD and HASH_DEL in the model has its model at hand as `m`. */
 #define uthash_malloc(sz)	mheap_alloc(mheap_of(m), (sz))
 #define uthash_free(ptr, sz)	mheap_free(ptr)
@@ -207,7 +207,12 @@ struct rqueue {
 	int		 hpos;		/* place in the heap, or -1 */
 };
 
+/* Where the reorder buffer releases events to (model.c: the dispatch,
+ * which calls the buffer: through this, not back by name). */
+typedef void	 model_apply_fn(struct model *, const struct proto_ev *);
+
 struct reorder {
+	model_apply_fn	*apply;
 	uint64_t	 window;	/* 0: pass through */
 	size_t		 max_bytes;
 	size_t		 nchunks;
@@ -334,7 +339,7 @@ struct model_priv {
 	uint32_t	 ntags_seen;
 };
 
-/* model-heap.c: one region per model, so its bytes are its state. */
+/* model-mem.c: one region per model, so its bytes are its state. */
 #define MHEAP_RESERVE	((size_t)1 << 30)	/* the most a model uses */
 struct mheap;
 struct mheap	*mheap_new(void);
@@ -373,9 +378,11 @@ void		 mheap_restored(struct mheap *, size_t);
 	}								\
 } while (0)
 
-/* model.c */
+/* model-core.c */
 void		*model_calloc(const struct model *, size_t, size_t);
 				/* in its heap; aborts when out of memory */
+void		 model_start(struct model *, uint64_t);
+void		 model_advance(struct model *, uint64_t);
 struct mcap	*model_cap_get(struct model *, int32_t);
 struct slot	*model_slot_at(struct model *, uint64_t);
 void		 model_count_slot(struct model *, enum model_series, uint64_t,
@@ -385,7 +392,6 @@ void		 model_span(struct model *, enum model_series, uint64_t,
 		     uint64_t);
 void		 model_span_ring(const struct model *, uint32_t *, uint64_t,
 		     uint64_t);
-void		 model_apply_one(struct model *, const struct proto_ev *);
 void		 model_copy_text(char *, size_t, const char *, size_t);
 void		 wctr_add(struct wctr *, uint64_t, uint32_t);
 void		 wctr_span(struct wctr *, uint64_t, uint64_t);
@@ -519,6 +525,13 @@ model_cap_close(struct model *m, struct mcap *c, uint64_t t)
 	c->pub.since = t;
 }
 
+/* model-prog.c */
+void		 model_prog_event(struct model *, const struct proto_ev *);
+void		 model_heap_allocated(struct model *, struct mcap *,
+		     const struct proto_ev *);
+void		 model_heap_event(struct model *, struct mcap *,
+		     const struct proto_ev *);
+
 /* model-caps.c */
 void		 model_caps_event(struct model *, struct mcap *,
 		     const struct proto_ev *);
@@ -572,7 +585,7 @@ void		 model_hist_band(struct model *, struct mband *, uint64_t);
 void		 model_msgs_event(struct model *, const struct proto_ev *);
 
 /* model-reorder.c */
-void		 model_reorder_init(struct reorder *);
+void		 model_reorder_init(struct reorder *, model_apply_fn *);
 void		 model_reorder_free(struct reorder *);
 void		 model_reorder_push(struct model *, const struct proto_ev *);
 void		 model_reorder_flush(struct model *);

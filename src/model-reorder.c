@@ -46,11 +46,12 @@ struct rhdr {
 #define RALIGN(n)	(((n) + 7) & ~(size_t)7)
 
 void
-model_reorder_init(struct reorder *ro)
+model_reorder_init(struct reorder *ro, model_apply_fn *apply)
 {
 	int	i;
 
 	memset(ro, 0, sizeof *ro);
+	ro->apply = apply;
 	ro->window = MODEL_REORDER_NS;
 	ro->max_bytes = MODEL_REORDER_BYTES;
 	for (i = 0; i < RSTREAMS; i++)
@@ -209,7 +210,7 @@ release_one(struct model *m)
 	else if (ev.time < ro->released)
 		m->totals.late++;	/* overtaken by an early release */
 	ro->any_released = 1;
-	model_apply_one(m, &ev);
+	m->p->ro.apply(m, &ev);
 }
 
 void
@@ -329,12 +330,12 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	int		 qi, st, where = PLACE_TAIL;
 
 	if (ev->kind == PROTO_BLOCK_MARKER) {
-		model_apply_one(m, ev);
+		ro->apply(m, ev);
 		return;
 	}
 	if (ro->any_released && ev->time < ro->released) {
 		m->totals.late++;
-		model_apply_one(m, ev);
+		ro->apply(m, ev);
 		return;
 	}
 	if (need > RCHUNK_BYTES) {
@@ -346,7 +347,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 		if (!ro->any_released || ev->time > ro->released)
 			ro->released = ev->time;
 		ro->any_released = 1;
-		model_apply_one(m, ev);
+		ro->apply(m, ev);
 		return;
 	}
 	st = ev->cap < 0 ? 0 : 1 + (int)((uint32_t)ev->cap % MODEL_MAX_CAPS);
@@ -354,7 +355,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	/* Room first: making it may release events and close runs. */
 	if ((c = ro->chunk[st]) == NULL || c->used + need > RCHUNK_BYTES) {
 		if ((c = chunk_get(m, st)) == NULL) {
-			model_apply_one(m, ev);
+			ro->apply(m, ev);
 			return;
 		}
 	}

@@ -601,7 +601,7 @@ struct model {
  */
 struct model	*model_new(void);
 void		 model_free(struct model *);
-/* A model's whole state is the bytes of its own heap (model-heap.c):
+/* A model's whole state is the bytes of its own heap (model-mem.c):
  * model_state() gives them; model_restore() copies a state of the same
  * model back through fill(arg, dst, n), which returns 0 when it could. */
 const void	*model_state(const struct model *, size_t *);

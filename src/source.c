@@ -23,19 +23,6 @@
 
 #include "source.h"
 
-/* Set *cause to a formatted message (NULL if out of memory). */
-void
-source_cause(char **cause, const char *fmt, ...)
-{
-	va_list	ap;
-	char	buf[512];
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	*cause = strdup(buf);
-}
-
 uint64_t
 source_now(void)
 {

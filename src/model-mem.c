@@ -1,5 +1,5 @@
 /*
- * model-heap.c: the memory a model lives in, one region of its own.
+ * model-mem.c: the memory a model lives in, one region of its own.
  *
  * Every byte of a model (struct model first, then everything it points
  * to, uthash's tables included) is allocated from one mapping at an
