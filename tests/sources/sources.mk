@@ -13,7 +13,8 @@
 
 SRCT_DIR := build/tests/sources
 # The units link only what they test: proto/ and the source files.
-SRCT_UNIT_OBJ := $(PROTO_OBJ) build/src/source.o build/src/source-unix.o \
+SRCT_UNIT_OBJ := $(PROTO_OBJ) build/src/source.o build/src/source-cause.o \
+	build/src/source-unix.o \
 	build/src/source-tcp.o build/src/source-fifo.o build/src/source-stdin.o \
 	build/src/control.o build/src/record.o
 SOCKPROG := build/tests/sockprog/sockprog
