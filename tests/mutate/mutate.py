@@ -43,7 +43,7 @@ QUICK = [
     (("proto/",), ["check-golden", "check-rare", "check-proto", "check-model"]),
     (("src/reader.c", "src/feed.c"),
      ["check-golden", "check-proto", "check-merge"]),
-    (("src/model", "src/outbuf.c", "src/batch.c"),
+    (("src/model", "src/outbuf.c", "src/batch"),
      ["check-golden", "check-model", "check-rare", "check-outbuf",
       "check-ui", "check-gcwin"]),
     (("src/source", "src/control.c", "src/record.c", "src/loop.c"),
