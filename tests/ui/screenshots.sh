@@ -159,6 +159,24 @@ wait_for hi 'module Main'
 shot hi pane-3-heap-ipe 120 36
 $T kill-session -t hi
 
+# Time travel: g to 0.2 s, [ there, g to 0.45 s, ]: the range
+# [0.2 s, 0.45 s) of a profiled run, the GC and cost-centre panes showing it.
+$T new-session -d -s rng -x 160 -y 44 "./evtop tests/fixtures/prof.eventlog"
+wait_for rng 'event [0-9]'
+$T send-keys -t rng g
+$T send-keys -t rng -l 0.2s
+$T send-keys -t rng Enter
+wait_for rng 'event 0\.200s'
+$T send-keys -t rng '['
+$T send-keys -t rng g
+$T send-keys -t rng -l 0.45s
+$T send-keys -t rng Enter
+wait_for rng 'event 0\.450s'
+$T send-keys -t rng ']'
+wait_for rng 'range 0\.200s-0\.450s'
+shot rng range-gc-cost-centres 160 44
+$T kill-session -t rng
+
 # Monochrome and ASCII: NO_COLOR=1 LANG=C.
 $T new-session -d -s mono -x 100 -y 30 "env NO_COLOR=1 LANG=C LC_ALL=C ./evtop --speed 0 $LOG"
 wait_for mono ' done'
