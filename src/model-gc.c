@@ -955,6 +955,14 @@ nm_cur(struct model *m, uint64_t t)
 	return &p->nmrec[(p->nmseq - 1) % MODEL_NNMREC];
 }
 
+/*
+ * A size class of the census.  GHC counts as live every block of the
+ * filled segments and the marked ones of the active segments and of each
+ * capability's current segment (rts/sm/NonMovingCensus.c), but counts the
+ * current segments in neither the active nor the filled figure: the
+ * capacity has one segment more per capability.  Blocks per segment as
+ * nonmovingBlockCount(): the data after the header, a mark byte a block.
+ */
 static void
 nm_census(struct model *m, const struct proto_ev *ev)
 {
@@ -962,7 +970,7 @@ nm_census(struct model *m, const struct proto_ev *ev)
 	struct model_nonmoving	*nm = &m->nm;
 	struct model_nm_size	*z;
 	uint32_t		 bs = ev->u.census.blk_size;
-	uint64_t		 per;
+	uint64_t		 per, segs;
 
 	nm->census_events++;
 	/* A run of census events is one census: the previous event (block
@@ -981,15 +989,18 @@ nm_census(struct model *m, const struct proto_ev *ev)
 	z->active = ev->u.census.active;
 	z->filled = ev->u.census.filled;
 	z->live = ev->u.census.live;
-	per = bs > 0 ? (NM_SEG_BYTES - NM_SEG_HDR) / ((uint64_t)bs + 1) : 0;
-	z->capacity = per * ((uint64_t)z->active + z->filled);
+	z->current = m->prog.ncaps > 0 ? (uint32_t)m->prog.ncaps : 1;
+	segs = (uint64_t)z->active + z->filled + z->current;
+	per = bs > 0 ? ((NM_SEG_BYTES - NM_SEG_HDR) & ~7ULL) /
+	    ((uint64_t)bs + 1) : 0;
+	z->capacity = per * segs;
 	z->occupancy = z->capacity > 0 ? (double)z->live /
 	    (double)z->capacity : 0;
 	if (z->occupancy > 1)
 		z->occupancy = 1;
 	z->frag = z->capacity > 0 ? 1 - z->occupancy : 0;
 	nm->live_bytes += (uint64_t)z->live * bs;
-	nm->seg_bytes += ((uint64_t)z->active + z->filled) * NM_SEG_BYTES;
+	nm->seg_bytes += segs * NM_SEG_BYTES;
 }
 
 /*

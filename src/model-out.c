@@ -539,7 +539,9 @@ json_nonmoving(const struct model *m, struct outbuf *ob)
 		    nm->sizes[i].blk_size);
 		js_u(ob, ",\"active\":", nm->sizes[i].active);
 		js_u(ob, ",\"filled\":", nm->sizes[i].filled);
+		js_u(ob, ",\"current\":", nm->sizes[i].current);
 		js_u(ob, ",\"live\":", nm->sizes[i].live);
+		js_u(ob, ",\"capacity\":", nm->sizes[i].capacity);
 		outbuf_str(ob, ",\"occupancy\":");
 		js_dbl(ob, nm->sizes[i].occupancy);
 		outbuf_char(ob, '}');

@@ -23,7 +23,8 @@
 #define WIN_SLOTS	10	/* MODEL_W1 in slots, MODEL_W10 in seconds */
 #define FOLD_NS		(10 * SEC_NS)	/* finished threads kept this long */
 #define NM_SEG_BYTES	32768	/* GHC's nonmoving segment size */
-#define NM_SEG_HDR	32	/* roughly its header */
+#define NM_SEG_HDR	24	/* its header on 64-bit hosts: two pointers,
+				 * two block indices, the size, padded */
 #define FINE_NHIST	(64 * 16)	/* 1/16 octave pause buckets */
 
 static inline uint32_t

@@ -297,8 +297,12 @@ struct model_heap {
 struct model_nm_size {
 	uint32_t	 blk_size;	/* bytes per block, 0 = unused class */
 	uint32_t	 active, filled, live;	/* segments, segments, blocks */
+	uint32_t	 current;	/* segments: one per capability, which
+					 * GHC counts live blocks of but not in
+					 * active or filled */
 	/* Implied, assuming GHC's 32 KiB segments: blocks that fit in the
-	 * active and filled segments, live share of them, and the rest. */
+	 * active, filled and current segments, live share of them, and the
+	 * rest. */
 	uint64_t	 capacity;	/* blocks */
 	double		 occupancy, frag;	/* 0..1 */
 };
@@ -324,7 +328,8 @@ struct model_nonmoving {
 	struct model_nm_size sizes[MODEL_NM_SIZES];
 	int		 nsizes;
 	uint64_t	 live_bytes;	/* sum of live blocks * size, latest */
-	uint64_t	 seg_bytes;	/* (active + filled) * 32 KiB, latest */
+	uint64_t	 seg_bytes;	/* (active + filled + current) * 32 KiB,
+					 * latest */
 	enum model_nm_phase phase;
 	uint64_t	 phase_since;
 	uint64_t	 marks, mark_ns, marked;	/* mark phases */

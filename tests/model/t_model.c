@@ -1451,8 +1451,13 @@ t_nonmoving(void)
 	EQ(m->nm.nsizes, 1);
 	EQ(m->nm.sizes[0].blk_size, 8);
 	EQ(m->nm.sizes[0].live, 400);
-	/* (32768 - 32) / 9 = 3637 blocks a segment, 8 segments. */
-	EQ(m->nm.sizes[0].capacity, 3637 * 8);
+	/* (32768 - 24) / 9 = 3638 blocks a segment (GHC's
+	 * nonmovingBlockCount for 8-byte blocks), 4 active, 4 filled and
+	 * the current segment of the one capability (none seen: there is
+	 * one). */
+	EQ(m->nm.sizes[0].current, 1);
+	EQ(m->nm.sizes[0].capacity, 3638 * 9);
+	EQ(m->nm.seg_bytes, 9 * 32768);
 	EQ(m->nm.marks, 2);
 	EQ(m->nm.mark_ns, 210);
 	EQ(m->nm.marked, 154);
@@ -1464,6 +1469,51 @@ t_nonmoving(void)
 	EQ(model_nm_recent(m, 0)->marked, 154);
 	model_free(m);
 	lb_free(&b);
+}
+
+/*
+ * The census counts the marked blocks of each capability's current
+ * segment as live: 16 live 64-byte blocks with no active or filled
+ * segment, 2552 live 128-byte blocks in 10 segments (as a real 9.0.2
+ * program showed).  The capacity has a current segment per capability.
+ */
+static void
+t_nm_current(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	const struct model_nm_size *z;
+	uint8_t			 o[2];
+	int			 ncaps;
+
+	for (ncaps = 1; ncaps <= 2; ncaps++) {
+		lb_header(&b);
+		lb_block(&b, -1, 0);
+		be(o, 0, 2);
+		ev(&b, PROTO_CAP_CREATE, 0, o, 2);
+		if (ncaps == 2) {
+			be(o, 1, 2);
+			ev(&b, PROTO_CAP_CREATE, 0, o, 2);
+		}
+		ev_census(&b, 10, 6, 0, 0, 16);
+		ev_census(&b, 10, 7, 3, 7, 2552);
+		m = run(&b, 0);
+		EQ(m->nm.nsizes, 2);
+		z = &m->nm.sizes[0];
+		/* 32744 / 65 = 503 blocks a segment. */
+		EQ(z->current, ncaps);
+		EQ(z->capacity, 503 * ncaps);
+		CHECK(fabs(z->occupancy - 16.0 / (503 * ncaps)) < 1e-12,
+		    "occupancy %f", z->occupancy);
+		z = &m->nm.sizes[1];
+		/* 32744 / 129 = 253: 2530 in the 10 active and filled. */
+		EQ(z->capacity, 253 * (10 + ncaps));
+		CHECK(z->live <= z->capacity, "live %u capacity %llu", z->live,
+		    (unsigned long long)z->capacity);
+		EQ(m->nm.seg_bytes, (uint64_t)(2 * ncaps + 10) * 32768);
+		model_free(m);
+		lb_free(&b);
+	}
 }
 
 /* One GC_STATS_GHC a collection: a second one with no collection awaiting
@@ -1982,6 +2032,53 @@ t_thread_caps_file(const char *path)
 	model_free(m);
 }
 
+/*
+ * Every nonmoving census of a real log: the live blocks GHC counts (the
+ * marked ones of the current segments too) fit in the capacity, which
+ * has a current segment per capability the log created.
+ */
+static void
+t_nm_capacity_file(const char *path)
+{
+	struct reader		*mg;
+	struct model		*m;
+	struct proto_ev		 e;
+	const struct model_nm_size *z;
+	char			*cause = NULL;
+	uint64_t		 n = 0, over = 0;
+	int			 caps = 0;
+
+	if ((mg = reader_open(path, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	m = model_new();
+	model_set_reorder(m, 0, 0);
+	model_header(m, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT) {
+		if (e.kind == PROTO_CAP_CREATE && e.u.cap.cap + 1 > caps)
+			caps = e.u.cap.cap + 1;
+		model_apply(m, &e);
+		if (e.kind != PROTO_NONMOVING_HEAP_CENSUS || m->nm.nsizes == 0)
+			continue;
+		z = &m->nm.sizes[m->nm.nsizes - 1];
+		n++;
+		if (z->live > z->capacity && over++ < 3)
+			CHECK(0, "%s: %u-byte blocks: %u live, capacity %llu "
+			    "(%u active, %u filled, %u current)", path,
+			    z->blk_size, z->live,
+			    (unsigned long long)z->capacity, z->active,
+			    z->filled, z->current);
+		if (caps > 0 && z->current != (uint32_t)caps && over++ < 3)
+			CHECK(0, "%s: %u current segments, %d caps created",
+			    path, z->current, caps);
+	}
+	CHECK(over == 0, "%s: %llu of %llu census sizes wrong", path,
+	    (unsigned long long)over, (unsigned long long)n);
+	reader_free(mg);
+	model_free(m);
+}
+
 /* Read everything the UI can read, to /dev/null: no crash, no leak. */
 static void
 read_all(const struct model *m, FILE *null)
@@ -2088,6 +2185,7 @@ main(int argc, char **argv)
 	t_prof();
 	t_heap_prof();
 	t_nonmoving();
+	t_nm_current();
 	t_gc_stats_once();
 	t_sparks_baseline();
 	t_misc();
@@ -2098,6 +2196,7 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		t_file_vs_live(argv[i]);
 		t_gc_live_file(argv[i]);
+		t_nm_capacity_file(argv[i]);
 		t_thread_caps_file(argv[i]);
 		t_mutations(argv[i], 24);
 	}

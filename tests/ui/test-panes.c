@@ -495,8 +495,9 @@ test_nonmoving(void)
 				z = NULL;
 		}
 		if (z != NULL) {
-			snprintf(lead, sizeof lead, "%7s %7u %7u ",
-			    fmt_bytes(b3, z->blk_size), z->active, z->filled);
+			snprintf(lead, sizeof lead, "%7s %7u %7u %3u ",
+			    fmt_bytes(b3, z->blk_size), z->active, z->filled,
+			    z->current);
 			fmt_pct(b1, occ);
 			fmt_pct(b2, 1 - occ);
 		}
@@ -504,6 +505,24 @@ test_nonmoving(void)
 		    has(line_with(body, lead), b2), "nonmoving: occupancy %s, "
 		    "fragmentation %s: %s", b1, b2, z != NULL ?
 		    line_with(body, lead) : "(no size)");
+	}
+	/* The 128-byte blocks live in the two capabilities' current
+	 * segments only: 76 of 2 x 253, GHC's blocks a segment. */
+	{
+		const struct model_nm_size *z = NULL;
+		char	 lead[64], b1[FMT_MAX];
+		int	 i;
+
+		for (i = 0; i < m->nm.nsizes; i++)
+			if (m->nm.sizes[i].blk_size == 128)
+				z = &m->nm.sizes[i];
+		snprintf(lead, sizeof lead, "%7s %7u %7u %3u ", "128B", 0, 0,
+		    2);
+		ok(z != NULL && z->live == 76 && z->capacity == 2 * 253 &&
+		    has(line_with(body, lead), "76/506") &&
+		    has(line_with(body, lead), fmt_pct(b1, 76.0 / 506)),
+		    "nonmoving: current segments in the capacity: %s",
+		    line_with(body, lead));
 	}
 	model_free(m);
 	/* Not shown in the overview without nonmoving activity. */
