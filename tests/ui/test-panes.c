@@ -735,6 +735,46 @@ test_sparks(void)
 	model_free(m);
 }
 
+/*
+ * The capabilities' chart of a run shorter than it (0.42 s: 5 slots) is
+ * spread across the width: the bottom row has a cell in every column
+ * where the program ran, the first column included.
+ */
+static void
+test_caps_chart(void)
+{
+	struct model	*m = load("gc");
+	struct view	*v = view_new(EVTOP_SRC_FILE);
+	struct pane	*p = view_pane(v, 0);
+	const char	*body, *row, *c;
+	int		 cells = 0, filled = 0, first = -1;
+
+	if (m == NULL)
+		return;
+	body = uitest_pane(p, m, 120, 30);
+	row = strstr(body, "\n     0%");
+	ok(row != NULL && has(body, "all capabilities, last 500ms"),
+	    "caps chart: a 0%% row and its title");
+	if (row != NULL) {
+		row += 8;
+		if (strncmp(row, "\xe2\x94\x82", 3) == 0)	/* the axis */
+			row += 3;
+		for (c = row; *c != '\0' && *c != '\n'; cells++) {
+			if (*c != ' ') {
+				filled++;
+				if (first < 0)
+					first = cells;
+			}
+			c += (*c & 0xe0) == 0xe0 ? 3 : 1;
+		}
+	}
+	/* 120 - 8 columns of chart, the run in all of them. */
+	ok(cells == 112 && first == 0 && filled >= 100, "caps chart: %d of "
+	    "%d columns, the first at %d", filled, cells, first);
+	view_free(v);
+	model_free(m);
+}
+
 /* The whole screen, keys, help, resize, pause, commands. */
 static void
 test_view(void)
@@ -872,6 +912,7 @@ main(int argc, char **argv)
 	test_messages();
 	test_threads();
 	test_sparks();
+	test_caps_chart();
 	test_view();
 	if (argc > 2)
 		test_corpus(argv[2]);
