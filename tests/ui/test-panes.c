@@ -213,6 +213,45 @@ test_all_sizes(void)
 	    "the ASCII ones are pure ASCII", frames);
 }
 
+/*
+ * A run of 2.3 s with 4788 collections, more than the 4096 records kept:
+ * the GC pane's 10 s window holds them all, with the pause total that
+ * ghc-events gives (tests/fixtures/conformance/stop.hT.figures.json), and
+ * marks its percentiles as taken from buckets.
+ */
+static void
+test_gc_many(const char *cdir)
+{
+	struct model	*m;
+	struct view	*v;
+	struct pane	*p;
+	const char	*t, *body;
+	char		 path[1024], want[64], a[FMT_MAX];
+	long long	 n = figure("conformance/stop.hT", "gc", "collections");
+	long long	 tot = figure("conformance/stop.hT", "gc",
+			    "pause_total_ns");
+
+	snprintf(path, sizeof path, "%s/stop.hT.eventlog", cdir);
+	if ((m = uitest_model(path)) == NULL) {
+		printf("# no %s\n", path);
+		return;
+	}
+	v = view_new(EVTOP_SRC_FILE);
+	p = view_pane(v, 1);
+	p->win = MODEL_W10;
+	t = title(p, m);
+	snprintf(want, sizeof want, "%lld collections", n);
+	ok(n == 4788 && has(t, want) && has(t, "(10s)"), "GC, 10 s window of "
+	    "%lld collections: %s", n, t);
+	body = uitest_pane(p, m, 100, 20);
+	snprintf(want, sizeof want, "total %s", fmt_ns(a, (uint64_t)tot));
+	ok(tot > 0 && has(body, want) && has(body, "p50 ~"), "GC, 10 s "
+	    "window: %s, percentiles from buckets: %s", want,
+	    line_with(body, "pauses"));
+	view_free(v);
+	model_free(m);
+}
+
 /* Every pane of every eventlog in a directory, at a few sizes. */
 static void
 test_corpus(const char *cdir)
@@ -914,7 +953,9 @@ main(int argc, char **argv)
 	test_sparks();
 	test_caps_chart();
 	test_view();
-	if (argc > 2)
+	if (argc > 2) {
+		test_gc_many(argv[2]);
 		test_corpus(argv[2]);
+	}
 	return tap_done();
 }
