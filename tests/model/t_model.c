@@ -874,6 +874,41 @@ t_gc_rate(void)
 	free(c);
 }
 
+/* More collections in a 1 s window than the MMU keeps (MMU_NSPAN, 16384):
+ * its figure is no longer exact, and says so. */
+static void
+t_gc_mmu_lost(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+	uint64_t		 t;
+	int			 i, n;
+
+	for (n = 16000; n <= 17000; n += 1000) {
+		lb_header(&b);
+		lb_block(&b, 0, 0);
+		ev_thr(&b, PROTO_CREATE_THREAD, 0, 1);
+		for (i = 0; i < n; i++) {
+			t = 1 * MS + (uint64_t)i * 50 * US;
+			ev0(&b, PROTO_GC_START, t);
+			ev0(&b, PROTO_GC_END, t + 1 * US);
+		}
+		ev_thr(&b, PROTO_CREATE_THREAD, 2 * SEC, 2);
+		m = run(&b, 0);
+		model_gc_window(m, MODEL_WRUN, &g);
+		EQ(g.count, n);
+		/* 1 s holds 16000 or 17000 collections of 1 us... */
+		CHECK(g.mmu_exact == (n < 16384), "%d collections: mmu exact "
+		    "%d", n, g.mmu_exact);
+		/* ...and 20 in 1 ms: 1000 in 50 ms, so 10 ms hold 200. */
+		CHECK(g.mmu[0] > 0.9799 && g.mmu[0] < 0.9801, "mmu 10ms %f",
+		    g.mmu[0]);
+		model_free(m);
+		lb_free(&b);
+	}
+}
+
 /* Minimum mutator utilisation. */
 static void
 t_gc_mmu(void)
@@ -2177,6 +2212,7 @@ main(int argc, char **argv)
 	t_gc_windows();
 	t_gc_mmu();
 	t_gc_rate();
+	t_gc_mmu_lost();
 	t_threads();
 	t_thread_eviction();
 	t_thread_window();
