@@ -874,6 +874,41 @@ t_gc_rate(void)
 	free(c);
 }
 
+/* A collection arriving late, its slot long gone from the 1 s window's
+ * ring: it counts in the 10 s window, and leaves the newer slot sharing
+ * its place in the ring alone. */
+static void
+t_gc_late_slot(void)
+{
+	struct lb		 b = { 0 };
+	struct model		*m;
+	struct model_gc_win	 g;
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	ev_thr(&b, PROTO_CREATE_THREAD, 0, 1);	/* the run starts at 0 */
+	ev0(&b, PROTO_GC_START, 1500 * MS);
+	ev0(&b, PROTO_GC_END, 1501 * MS);
+	ev0(&b, PROTO_GC_START, 2000 * MS);
+	ev0(&b, PROTO_GC_END, 2002 * MS);
+	lb_block(&b, 1, 500 * MS);	/* posted late: slot 5, as 15 */
+	ev0(&b, PROTO_GC_START, 500 * MS);
+	ev0(&b, PROTO_GC_END, 504 * MS);
+	m = model_new();
+	model_set_reorder(m, 0, 0);
+	feed(m, &b);
+	model_flush(m);
+	EQ(m->now, 2002 * MS);
+	model_gc_window(m, MODEL_W1, &g);	/* slots 11..20 */
+	EQ(g.count, 2);
+	EQ(g.pause_total, 3 * MS);
+	model_gc_window(m, MODEL_W10, &g);
+	EQ(g.count, 3);
+	EQ(g.pause_total, 7 * MS);
+	model_free(m);
+	lb_free(&b);
+}
+
 /* More collections in a 1 s window than the MMU keeps (MMU_NSPAN, 16384):
  * its figure is no longer exact, and says so. */
 static void
@@ -2213,6 +2248,7 @@ main(int argc, char **argv)
 	t_gc_mmu();
 	t_gc_rate();
 	t_gc_mmu_lost();
+	t_gc_late_slot();
 	t_threads();
 	t_thread_eviction();
 	t_thread_window();
