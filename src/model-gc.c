@@ -4,10 +4,12 @@
  * A collection starts at a GC_START when no cap is in GC and ends at the
  * GC_END that leaves none in GC (events without a cap count as one more
  * cap).  Each collection becomes a record in a ring of MODEL_NGCREC; the
- * whole-run figures are accumulated as collections end; the 1 s and 10 s
- * ones are kept as records enter and leave each window (struct gcwin),
- * brought up to date when asked (record by record when late events made
- * the ring's ends go back: then the windows are not runs of records).
+ * whole-run figures are accumulated as collections end, the 1 s and 10 s
+ * ones are sums by the 100 ms slot or the second of the collection's end
+ * (struct gcwin), so that every figure is exact whatever the collection
+ * rate.  Only the percentiles need the pauses themselves: exact while the
+ * ring holds the window's records, else to a fine bucket (1/16 octave).
+ * The MMU keeps the spans of its windows in a ring of its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +21,23 @@ const uint64_t model_mmu_ns[MODEL_NMMU] = {
 };
 
 #define REC(p, seq)	(&(p)->gcrec[(seq) % MODEL_NGCREC])
+#define SPAN(p, seq)	(&(p)->span[(seq) % MMU_NSPAN])
+
+/* The bucket length of the windows' sums: gcw[0] MODEL_W1, gcw[1] W10. */
+static const uint64_t gcw_unit[2] = { MODEL_SLOT_NS, SEC_NS };
 
 void
 model_gc_init(struct model *m)
 {
-	m->p->gcw[0].lo = m->p->gcw[1].lo = 1;
+	m->p->span = model_calloc(m, MMU_NSPAN, sizeof *m->p->span);
 	model_gc_reset_run(m);
 }
 
 void
 model_gc_free(struct model *m)
 {
-	(void)m;
+	mheap_free(m->p->span);
+	m->p->span = NULL;
 }
 
 /*
@@ -134,6 +141,7 @@ model_gc_reset_run(struct model *m)
 	p->bal_sum = 0;
 	/* A collection running now began before: it is not the run's. */
 	p->run_first_seq = p->gcseq + 1 + (p->n_in_gc > 0);
+	p->mmu_lost = 0;
 	m->gc.collections = 0;
 	m->gc.gc_ns = 0;
 	for (i = 0; i < MODEL_NMMU; i++) {
@@ -152,24 +160,35 @@ dur(const struct model_gc_rec *r)
 	return r->end - r->start;
 }
 
-/* Pause time of records from..to (inclusive) within [lo, hi). */
+static uint64_t
+sdur(const struct gcspan *r)
+{
+	return r->end - r->start;
+}
+
+/* Pause time of collections from..to (inclusive) within [lo, hi). */
 static uint64_t
 gc_in(const struct model_priv *p, uint64_t from, uint64_t to, uint64_t lo,
     uint64_t hi)
 {
 	uint64_t	s, v = 0;
 
-	if (p->gcseq >= MODEL_NGCREC && from <= p->gcseq - MODEL_NGCREC)
-		from = p->gcseq - MODEL_NGCREC + 1;
+	if (p->gcseq >= MMU_NSPAN && from <= p->gcseq - MMU_NSPAN)
+		from = p->gcseq - MMU_NSPAN + 1;
 	for (s = from; s <= to && s <= p->gcseq; s++) {
-		if (REC(p, s)->start >= hi)
+		if (SPAN(p, s)->start >= hi)
 			break;
-		v += model_overlap(REC(p, s)->start, REC(p, s)->end, lo, hi);
+		v += model_overlap(SPAN(p, s)->start, SPAN(p, s)->end, lo,
+		    hi);
 	}
 	return v;
 }
 
-/* Record seq is about to leave the ring: windows still using it drop it. */
+/*
+ * Span seq is about to leave the ring: windows still using it drop it,
+ * and the MMU is no longer exact (more collections in a window than
+ * MMU_NSPAN).
+ */
 static void
 mmu_forget(struct model_priv *p, uint64_t seq)
 {
@@ -178,16 +197,20 @@ mmu_forget(struct model_priv *p, uint64_t seq)
 
 	for (i = 0; i < MODEL_NMMU; i++) {
 		u = &p->mmu[i];
+		if (!u->first_done && seq >= p->run_first_seq)
+			p->mmu_lost = 1;
 		if (u->a_lo == seq) {
-			u->a_sum -= dur(REC(p, seq));
+			u->a_sum -= sdur(SPAN(p, seq));
 			u->a_lo++;
+			p->mmu_lost = 1;
 		}
 		if (u->b_k == seq) {
 			if (u->b_h > seq) {
-				u->b_sum -= dur(REC(p, seq));
+				u->b_sum -= sdur(SPAN(p, seq));
 			} else
 				u->b_h = seq + 1;
 			u->b_k++;
+			p->mmu_lost = 1;
 		}
 	}
 }
@@ -201,7 +224,7 @@ static void
 mmu_add(struct model *m, uint64_t j)
 {
 	struct model_priv	*p = m->p;
-	const struct model_gc_rec *r = REC(p, j), *k, *h;
+	const struct gcspan	*r = SPAN(p, j), *k, *h;
 	struct mmu		*u;
 	uint64_t		 w, g, start = m->reset_at, x, kw, worst;
 	uint64_t		 rs = r->start, re = r->end, lo, sum, bk, bh;
@@ -222,8 +245,8 @@ mmu_add(struct model *m, uint64_t j)
 		/* Windows ending at this record's end. */
 		lo = u->a_lo;
 		sum = u->a_sum + (re - rs);
-		while (lo < j && REC(p, lo)->end + w <= re) {
-			sum -= dur(REC(p, lo));
+		while (lo < j && SPAN(p, lo)->end + w <= re) {
+			sum -= sdur(SPAN(p, lo));
 			lo++;
 		}
 		u->a_lo = lo;
@@ -231,8 +254,8 @@ mmu_add(struct model *m, uint64_t j)
 		if (re >= start + w) {
 			x = re - w;
 			g = sum;
-			if (REC(p, lo)->start < x)
-				g -= x - REC(p, lo)->start;
+			if (SPAN(p, lo)->start < x)
+				g -= x - SPAN(p, lo)->start;
 			if (g > worst)
 				worst = g;
 		}
@@ -242,21 +265,21 @@ mmu_add(struct model *m, uint64_t j)
 		bh = u->b_h;
 		sum = u->b_sum;
 		while (bk <= j) {
-			k = REC(p, bk);
+			k = SPAN(p, bk);
 			kw = k->start + w;
-			while (bh <= j && REC(p, bh)->start < kw) {
-				sum += dur(REC(p, bh));
+			while (bh <= j && SPAN(p, bh)->start < kw) {
+				sum += sdur(SPAN(p, bh));
 				bh++;
 			}
 			if (bh > j)
 				break;
-			h = REC(p, bh - 1);
+			h = SPAN(p, bh - 1);
 			g = sum;
 			if (h->end > kw)
 				g -= h->end - kw;
 			if (g > worst)
 				worst = g;
-			sum -= dur(k);
+			sum -= sdur(k);
 			bk++;
 		}
 		u->b_k = bk;
@@ -268,7 +291,7 @@ mmu_add(struct model *m, uint64_t j)
 
 /* MMU now: the completed windows, the pending ones, and the last w. */
 static void
-mmu_now(const struct model *m, double *out)
+mmu_now(const struct model *m, double *out, int *lost)
 {
 	const struct model_priv	*p = m->p;
 	const struct mmu	*u;
@@ -296,11 +319,14 @@ mmu_now(const struct model *m, double *out)
 		}
 		/* The last w. */
 		g = 0;
-		for (s = p->gcseq; s >= p->run_first_seq && s >= 1 &&
-		    s + MODEL_NGCREC > p->gcseq; s--) {
-			if (REC(p, s)->end <= m->now - w)
+		for (s = p->gcseq; s >= p->run_first_seq && s >= 1; s--) {
+			if (s + MMU_NSPAN <= p->gcseq) {
+				*lost = 1;
 				break;
-			g += model_overlap(REC(p, s)->start, REC(p, s)->end,
+			}
+			if (SPAN(p, s)->end <= m->now - w)
+				break;
+			g += model_overlap(SPAN(p, s)->start, SPAN(p, s)->end,
 			    m->now - w, m->now);
 		}
 		if (m->gc.in_gc)
@@ -310,13 +336,13 @@ mmu_now(const struct model *m, double *out)
 			worst = g;
 		/* Pending start-aligned windows that have fully passed. */
 		for (s = u->b_k; s <= p->gcseq; s++) {
-			end = REC(p, s)->start + w;
+			end = SPAN(p, s)->start + w;
 			if (end > m->now)
 				break;
-			g = gc_in(p, s, p->gcseq, REC(p, s)->start, end);
+			g = gc_in(p, s, p->gcseq, SPAN(p, s)->start, end);
 			if (m->gc.in_gc)
 				g += model_overlap(m->gc.open_start, open_end,
-				    REC(p, s)->start, end);
+				    SPAN(p, s)->start, end);
 			if (g > worst)
 				worst = g;
 		}
@@ -325,104 +351,54 @@ mmu_now(const struct model *m, double *out)
 }
 
 /* ------------------------------------------------------------------ */
+/* The 1 s and 10 s windows: sums by slot or second. */
 
-/* ------------------------------------------------------------------ */
-/* The 1 s and 10 s windows, kept as records come and go. */
-
-#define SLOT(seq)	((uint16_t)((seq) % MODEL_NGCREC + 1))
-
-/* Count record seq (the next after top) in the window. */
-static void
-gcwin_add(struct model_priv *p, struct gcwin *w, uint64_t seq)
+/* Window i's sums for slot or second n; NULL if the ring has moved past
+ * it.  make: clear it for n if it holds an older one. */
+static struct gcagg *
+gcagg_at(struct model_priv *p, int i, uint64_t n, int make)
 {
-	const struct model_gc_rec *r = REC(p, seq);
-	const struct gcx	*x = &p->gcx[seq % MODEL_NGCREC];
-	uint64_t		 pause = dur(r);
-	int			 fb = x->fb;
+	struct gcagg	*a = &p->gcw[i].b[n % WIN_SLOTS];
 
-	w->top = seq;
-	w->count++;
-	if (r->gen == MODEL_GEN_UNKNOWN)
-		w->count_nogen++;
-	else
-		gen_count(w->count_gen, r->gen, 1);
-	w->pause_total += pause;
-	w->sync_total += r->sync_ns;
-	w->copied += r->copied;
-	w->hist[x->hb]++;
-	if (w->pmax_seq != 0 && pause >= w->pmax) {
-		w->pmax = pause;
-		w->pmax_seq = seq;
-	}
-	if (w->smax_seq != 0 && r->sync_ns >= w->smax) {
-		w->smax = r->sync_ns;
-		w->smax_seq = seq;
-	}
-	if (x->bal >= 0) {
-		w->bal_n++;
-		w->bal_sum += (uint64_t)x->bal;
-	}
-	w->fcnt[fb]++;
-	w->fnext[seq % MODEL_NGCREC] = 0;
-	if (w->ftail[fb] != 0)
-		w->fnext[w->ftail[fb] - 1] = SLOT(seq);
-	else
-		w->fhead[fb] = SLOT(seq);
-	w->ftail[fb] = SLOT(seq);
+	if (a->at == n + 1)
+		return a;
+	if (!make || a->at > n + 1)
+		return NULL;
+	memset(a, 0, sizeof *a);
+	a->at = n + 1;
+	return a;
 }
 
-/* The window's oldest counted record leaves it. */
-static inline void
-gcwin_drop(struct model_priv *p, struct gcwin *w)
-{
-	const struct model_gc_rec *r = REC(p, w->lo);
-	const struct gcx	*x = &p->gcx[w->lo % MODEL_NGCREC];
-	uint64_t		 pause = dur(r);
-	int			 fb = x->fb;
-
-	w->count--;
-	if (r->gen == MODEL_GEN_UNKNOWN)
-		w->count_nogen--;
-	else
-		gen_count(w->count_gen, r->gen, -1);
-	w->pause_total -= pause;
-	w->sync_total -= r->sync_ns;
-	w->copied -= r->copied;
-	w->hist[x->hb]--;
-	if (w->pmax_seq == w->lo)
-		w->pmax_seq = 0;
-	if (w->smax_seq == w->lo)
-		w->smax_seq = 0;
-	if (x->bal >= 0) {
-		w->bal_n--;
-		w->bal_sum -= (uint64_t)x->bal;
-	}
-	/* The oldest of its bucket: the head of its list. */
-	w->fcnt[fb]--;
-	w->fhead[fb] = w->fnext[w->lo % MODEL_NGCREC];
-	if (w->fhead[fb] == 0)
-		w->ftail[fb] = 0;
-	w->lo++;
-}
-
-/* Record seq is about to leave the ring: the windows let it go first. */
+/* Count a record that just ended, with its buckets, in both windows. */
 static void
-gcwin_forget(struct model_priv *p, uint64_t seq)
+gcagg_add(struct model_priv *p, const struct model_gc_rec *r, int64_t bal,
+    int hb, int fb)
 {
-	struct gcwin	*w;
+	struct gcagg	*a;
+	uint64_t	 pause = dur(r);
 	int		 i;
 
 	for (i = 0; i < 2; i++) {
-		w = &p->gcw[i];
-		while (w->lo <= seq) {
-			if (w->lo > w->top) {
-				/* Not counted yet: nothing to take back. */
-				w->lo = seq + 1;
-				w->top = seq;
-				break;
-			}
-			gcwin_drop(p, w);
+		if ((a = gcagg_at(p, i, r->end / gcw_unit[i], 1)) == NULL)
+			continue;
+		a->count++;
+		if (r->gen == MODEL_GEN_UNKNOWN)
+			a->count_nogen++;
+		else
+			gen_count(a->count_gen, r->gen, 1);
+		a->pause_total += pause;
+		a->sync_total += r->sync_ns;
+		a->copied += r->copied;
+		if (pause > a->pmax)
+			a->pmax = pause;
+		if (r->sync_ns > a->smax)
+			a->smax = r->sync_ns;
+		if (bal >= 0) {
+			a->bal_n++;
+			a->bal_sum += (uint64_t)bal;
 		}
+		a->hist[hb]++;
+		a->fine[fb]++;
 	}
 }
 
@@ -431,7 +407,9 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
     int counted)
 {
 	struct model_priv	*p = m->p;
-	int64_t			 b;
+	struct gcagg		*a;
+	int64_t			 b = -1;
+	int			 i;
 
 	r->gen = ev->u.gc_stats.gen;
 	r->copied = ev->u.gc_stats.copied;
@@ -443,15 +421,28 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	r->par_balanced = ev->u.gc_stats.has_balanced ?
 	    ev->u.gc_stats.par_balanced_copied : 0;
 	model_count(m, MODEL_S_COPIED, ev->time, r->copied);
-	if (counted)
-		p->gcx[r->seq % MODEL_NGCREC].bal = rec_balance(r);
-	if (!counted || r->seq < p->run_first_seq)
+	if (!counted)
 		return;
-	/* The record was counted without a generation. */
+	/* The record was counted without a generation, copied bytes or
+	 * balance: in the windows' sums of its end, and in the run. */
+	b = p->gcx[r->seq % MODEL_NGCREC].bal = rec_balance(r);
+	for (i = 0; i < 2; i++) {
+		if ((a = gcagg_at(p, i, r->end / gcw_unit[i], 0)) == NULL)
+			continue;
+		a->count_nogen--;
+		gen_count(a->count_gen, r->gen, 1);
+		a->copied += r->copied;
+		if (b >= 0) {
+			a->bal_n++;
+			a->bal_sum += (uint64_t)b;
+		}
+	}
+	if (r->seq < p->run_first_seq)
+		return;
 	p->run.count_nogen--;
 	gen_count(p->run.count_gen, r->gen, 1);
 	p->run.copied += r->copied;
-	if ((b = rec_balance(r)) >= 0) {
+	if (b >= 0) {
 		p->bal_n++;
 		p->bal_sum += (uint64_t)b;
 	}
@@ -487,26 +478,26 @@ gc_end(struct model *m, uint64_t t)
 	struct model_priv	*p = m->p;
 	struct model_gc_rec	*r;
 	struct model_gc_win	*run = &p->run;
-	struct gcx		*x;
+	struct gcspan		*sp;
 	uint64_t		 pause;
 	int64_t			 b;
+	int			 hb, fb;
 
 	if (t < p->open.start)
 		t = p->open.start;
 	p->open.end = t;
 	pause = t - p->open.start;
-	if (p->gcseq + 1 > MODEL_NGCREC) {
-		mmu_forget(p, p->gcseq + 1 - MODEL_NGCREC);
-		gcwin_forget(p, p->gcseq + 1 - MODEL_NGCREC);
-	}
-	if (p->gcseq > 0 && t < REC(p, p->gcseq)->end)
-		p->gc_backward = p->open.seq;
+	if (p->gcseq + 1 > MMU_NSPAN)
+		mmu_forget(p, p->gcseq + 1 - MMU_NSPAN);
 	r = REC(p, p->open.seq);
 	*r = p->open;
-	x = &p->gcx[r->seq % MODEL_NGCREC];
-	x->bal = rec_balance(r);
-	x->hb = (uint8_t)hist_bucket(pause);
-	x->fb = (uint16_t)fine_bucket(pause);
+	b = p->gcx[r->seq % MODEL_NGCREC].bal = rec_balance(r);
+	hb = hist_bucket(pause);
+	fb = fine_bucket(pause);
+	sp = SPAN(p, r->seq);
+	sp->start = r->start;
+	sp->end = t;
+	gcagg_add(p, r, b, hb, fb);
 	p->gcseq = r->seq;
 	m->gc.recs = p->gcseq < MODEL_NGCREC ? p->gcseq : MODEL_NGCREC;
 	m->gc.in_gc = 0;
@@ -525,8 +516,8 @@ gc_end(struct model *m, uint64_t t)
 	run->pause_total += pause;
 	if (pause > run->pause_max)
 		run->pause_max = pause;
-	run->hist[x->hb]++;
-	p->fine_hist[x->fb]++;
+	run->hist[hb]++;
+	p->fine_hist[fb]++;
 	run->sync_total += r->sync_ns;
 	if (r->sync_ns > run->sync_max)
 		run->sync_max = r->sync_ns;
@@ -536,7 +527,7 @@ gc_end(struct model *m, uint64_t t)
 	} else {
 		gen_count(run->count_gen, r->gen, 1);
 		run->copied += r->copied;
-		if ((b = x->bal) >= 0) {
+		if (b >= 0) {
 			p->bal_n++;
 			p->bal_sum += (uint64_t)b;
 		}
@@ -743,170 +734,146 @@ hist_rank(const uint64_t *h, uint64_t n, unsigned pct, uint64_t max)
 }
 
 /*
- * A 1 s or 10 s window from the kept counts: what the record by record
- * count gives (records from the newest back to the first ending before lo,
- * or to the ring's oldest), when ends are in order.  The newest record is
- * counted here, not kept, while GC_STATS_GHC may still change it.
+ * The pauses of the ring's records in window i's sums first..last, into
+ * v, up to want of them (all the window holds: no more are there).
  */
-static void
-window_kept(const struct model *m, struct gcwin *w, uint64_t lo,
-    struct model_gc_win *out)
+static size_t
+window_pauses(const struct model_priv *p, int i, uint64_t first,
+    uint64_t last, uint64_t *v, uint64_t want)
 {
-	struct model_priv	*p = m->p;
-	const struct model_gc_rec *pend = NULL;
-	uint64_t		 fin, s, pause, k[3], acc = 0, *res[3], bal_n;
-	uint64_t		*tmp = p->scratch, bal_sum;
-	size_t			 at, len[3];
-	int			 bk[3], bp = -1, fb, j;
-	uint16_t		 x;
+	uint64_t	s, n;
+	size_t		k = 0;
 
-	memset(out, 0, sizeof *out);
-	out->exact = 1;
-	out->balance = -1;
-	if (p->gcseq == 0)
-		return;
-	/* Count the records made final since, drop those now too old. */
-	fin = p->stats_pending ? p->gcseq - 1 : p->gcseq;
-	if (w->top + 1 < w->lo)
-		w->top = w->lo - 1;
-	for (s = w->top + 1; s <= fin; s++)
-		gcwin_add(p, w, s);
-	while (w->lo <= w->top && REC(p, w->lo)->end < lo)
-		gcwin_drop(p, w);
-	if (fin < p->gcseq && REC(p, p->gcseq)->end >= lo)
-		pend = REC(p, p->gcseq);
-	if (w->lo > w->top && pend == NULL)
-		return;
-
-	out->count = w->count;
-	out->count_nogen = w->count_nogen;
-	memcpy(out->count_gen, w->count_gen, sizeof out->count_gen);
-	out->pause_total = w->pause_total;
-	out->sync_total = w->sync_total;
-	out->copied = w->copied;
-	memcpy(out->hist, w->hist, sizeof out->hist);
-	if (w->pmax_seq == 0) {
-		/* The longest pause left: find the next. */
-		for (w->pmax = 0, s = w->lo; s <= w->top; s++) {
-			if (dur(REC(p, s)) >= w->pmax) {
-				w->pmax = dur(REC(p, s));
-				w->pmax_seq = s;
-			}
-		}
+	for (s = p->gcseq; s >= 1 && s + MODEL_NGCREC > p->gcseq &&
+	    k < want; s--) {
+		n = REC(p, s)->end / gcw_unit[i];
+		if (n >= first && n <= last)
+			v[k++] = dur(REC(p, s));
 	}
-	if (w->smax_seq == 0) {
-		for (w->smax = 0, s = w->lo; s <= w->top; s++) {
-			if (REC(p, s)->sync_ns >= w->smax) {
-				w->smax = REC(p, s)->sync_ns;
-				w->smax_seq = s;
-			}
-		}
-	}
-	out->pause_max = w->lo <= w->top ? w->pmax : 0;
-	out->sync_max = w->lo <= w->top ? w->smax : 0;
-	if (pend != NULL) {
-		pause = dur(pend);
-		out->count++;
-		if (pend->gen == MODEL_GEN_UNKNOWN)
-			out->count_nogen++;
-		else
-			gen_count(out->count_gen, pend->gen, 1);
-		out->pause_total += pause;
-		out->sync_total += pend->sync_ns;
-		out->copied += pend->copied;
-		out->hist[hist_bucket(pause)]++;
-		if (pause > out->pause_max)
-			out->pause_max = pause;
-		if (pend->sync_ns > out->sync_max)
-			out->sync_max = pend->sync_ns;
-		bp = fine_bucket(pause);
-	}
-	bal_n = w->lo <= w->top ? w->bal_n : 0;
-	bal_sum = w->lo <= w->top ? w->bal_sum : 0;
-	if (pend != NULL && p->gcx[p->gcseq % MODEL_NGCREC].bal >= 0) {
-		bal_n++;
-		bal_sum += (uint64_t)p->gcx[p->gcseq % MODEL_NGCREC].bal;
-	}
-	out->balance = bal_mean(bal_n, bal_sum);
-	/* Older records than the ring holds may be in the window. */
-	out->exact = !(p->gcseq > MODEL_NGCREC &&
-	    REC(p, p->gcseq - MODEL_NGCREC + 1)->end >= lo);
-
-	/* Percentiles: the bucket of each rank, then its pauses. */
-	k[0] = rank_index(out->count, 50);
-	k[1] = rank_index(out->count, 90);
-	k[2] = rank_index(out->count, 99);
-	res[0] = &out->p50;
-	res[1] = &out->p90;
-	res[2] = &out->p99;
-	for (fb = 0, j = 0; j < 3; fb++) {
-		while (j < 3 && acc + w->fcnt[fb] + (fb == bp) > k[j]) {
-			bk[j] = fb;
-			k[j] -= acc;
-			j++;
-		}
-		acc += w->fcnt[fb] + (fb == bp);
-	}
-	for (j = 0, at = 0; j < 3; j++) {
-		if (j > 0 && bk[j] == bk[j - 1]) {
-			len[j] = len[j - 1];
-			at -= len[j];
-		} else {
-			len[j] = 0;
-			for (x = w->fhead[bk[j]]; x != 0; x = w->fnext[x - 1])
-				tmp[at + len[j]++] = dur(&p->gcrec[x - 1]);
-			if (bk[j] == bp)
-				tmp[at + len[j]++] = dur(pend);
-		}
-		select_k(tmp + at, len[j], (size_t)k[j]);
-		*res[j] = tmp[at + k[j]];
-		at += len[j];
-	}
+	return k;
 }
 
-/* A 1 s or 10 s window counted record by record, from the newest back. */
+/* A 1 s or 10 s window (i: 0 or 1) starting at lo: its sums added up. */
 static void
-window_scan(const struct model *m, uint64_t lo, struct model_gc_win *out)
+window_sums(const struct model *m, int i, uint64_t lo,
+    struct model_gc_win *out)
+{
+	const struct model_priv	*p = m->p;
+	const struct gcagg	*a;
+	uint64_t		 first = lo / gcw_unit[i], n;
+	uint64_t		 last = m->now / gcw_unit[i];
+	uint64_t		 cnt[FINE_NHIST], bal_n = 0, bal_sum = 0;
+	int			 k, j;
+
+	memset(out, 0, sizeof *out);
+	memset(cnt, 0, sizeof cnt);
+	for (k = 0; k < WIN_SLOTS; k++) {
+		a = &p->gcw[i].b[k];
+		if (a->at == 0 || a->at - 1 < first || a->at - 1 > last ||
+		    a->count == 0)
+			continue;
+		out->count += a->count;
+		out->count_nogen += a->count_nogen;
+		for (j = 0; j < MODEL_NGEN; j++)
+			out->count_gen[j] += a->count_gen[j];
+		out->pause_total += a->pause_total;
+		out->sync_total += a->sync_total;
+		out->copied += a->copied;
+		if (a->pmax > out->pause_max)
+			out->pause_max = a->pmax;
+		if (a->smax > out->sync_max)
+			out->sync_max = a->smax;
+		bal_n += a->bal_n;
+		bal_sum += a->bal_sum;
+		for (j = 0; j < MODEL_NHIST; j++)
+			out->hist[j] += a->hist[j];
+		for (j = 0; j < FINE_NHIST; j++)
+			cnt[j] += a->fine[j];
+	}
+	out->balance = bal_mean(bal_n, bal_sum);
+	out->exact = 1;
+	if (out->count == 0)
+		return;
+	/* Exact percentiles from the pauses while the ring holds them all,
+	 * else the fine buckets' middles. */
+	n = window_pauses(p, i, first, last, p->scratch, out->count);
+	if (n == out->count) {
+		percentiles(p->scratch, (size_t)n, p->scratch2, out);
+		return;
+	}
+	out->exact = 0;
+	out->p50 = hist_rank(cnt, out->count, 50, out->pause_max);
+	out->p90 = hist_rank(cnt, out->count, 90, out->pause_max);
+	out->p99 = hist_rank(cnt, out->count, 99, out->pause_max);
+}
+
+#ifdef MODEL_GC_CHECK
+/*
+ * The window counted record by record from the ring, to check the sums
+ * against (tests/perf/t_gcwin.c) whenever the ring holds the window.
+ */
+static void
+window_check(const struct model *m, int i, uint64_t lo,
+    const struct model_gc_win *got)
 {
 	const struct model_priv	*p = m->p;
 	const struct model_gc_rec *r;
-	uint64_t		 s, n = 0, pause, bal_n = 0, bal_sum = 0;
+	struct model_gc_win	 chk;
+	uint64_t		 first = lo / gcw_unit[i], s, e, pause;
+	uint64_t		 last = m->now / gcw_unit[i], bal_n = 0;
+	uint64_t		 bal_sum = 0;
+	size_t			 n = 0;
 	int64_t			 b;
 
-	memset(out, 0, sizeof *out);
-	out->exact = 1;
-	for (s = p->gcseq; s >= 1; s--) {
-		if (s + MODEL_NGCREC <= p->gcseq) {
-			out->exact = 0;
-			break;
-		}
+	memset(&chk, 0, sizeof chk);
+	chk.exact = 1;
+	for (s = p->gcseq; s >= 1 && s + MODEL_NGCREC > p->gcseq; s--) {
 		r = REC(p, s);
-		if (r->end < lo)
-			break;
+		e = r->end / gcw_unit[i];
+		if (e < first || e > last)
+			continue;
 		pause = dur(r);
 		p->scratch[n++] = pause;
-		out->count++;
+		chk.count++;
 		if (r->gen == MODEL_GEN_UNKNOWN)
-			out->count_nogen++;
+			chk.count_nogen++;
 		else
-			gen_count(out->count_gen, r->gen, 1);
-		out->pause_total += pause;
-		if (pause > out->pause_max)
-			out->pause_max = pause;
-		out->sync_total += r->sync_ns;
-		if (r->sync_ns > out->sync_max)
-			out->sync_max = r->sync_ns;
-		out->copied += r->copied;
-		out->hist[hist_bucket(pause)]++;
+			gen_count(chk.count_gen, r->gen, 1);
+		chk.pause_total += pause;
+		if (pause > chk.pause_max)
+			chk.pause_max = pause;
+		chk.sync_total += r->sync_ns;
+		if (r->sync_ns > chk.sync_max)
+			chk.sync_max = r->sync_ns;
+		chk.copied += r->copied;
+		chk.hist[hist_bucket(pause)]++;
 		if ((b = p->gcx[s % MODEL_NGCREC].bal) >= 0) {
 			bal_n++;
 			bal_sum += (uint64_t)b;
 		}
 	}
+	/* The ring holds every record made, or as many as the sums count:
+	 * then it holds the window. */
+	if (p->gcseq > MODEL_NGCREC && chk.count != got->count)
+		return;
 	if (n > 0)
-		percentiles(p->scratch, (size_t)n, p->scratch2, out);
-	out->balance = bal_mean(bal_n, bal_sum);
+		percentiles(p->scratch, n, p->scratch2, &chk);
+	chk.balance = bal_mean(bal_n, bal_sum);
+	if (memcmp(&chk, got, sizeof chk) != 0) {
+		fprintf(stderr, "model_gc_window: sums and records differ: "
+		    "w %d count %llu/%llu max %llu/%llu p50 %llu/%llu p99 "
+		    "%llu/%llu exact %d/%d\n", i,
+		    (unsigned long long)got->count,
+		    (unsigned long long)chk.count,
+		    (unsigned long long)got->pause_max,
+		    (unsigned long long)chk.pause_max,
+		    (unsigned long long)got->p50, (unsigned long long)chk.p50,
+		    (unsigned long long)got->p99, (unsigned long long)chk.p99,
+		    got->exact, chk.exact);
+		abort();
+	}
 }
+#endif
 
 void
 model_gc_window(const struct model *m, enum model_win w,
@@ -914,7 +881,7 @@ model_gc_window(const struct model *m, enum model_win w,
 {
 	const struct model_priv	*p = m->p;
 	uint64_t		 lo, s, n = 0;
-	int			 all = 1;
+	int			 all = 1, lost = 0;
 
 	lo = model_win_start(m, w);
 	if (w == MODEL_WRUN) {
@@ -943,36 +910,11 @@ model_gc_window(const struct model *m, enum model_win w,
 			    out->pause_max);
 		}
 		out->balance = bal_mean(p->bal_n, p->bal_sum);
-	} else if (p->gc_backward == 0 || p->gc_backward + MODEL_NGCREC <=
-	    p->gcseq + 1) {
-		window_kept(m, &p->gcw[w == MODEL_W10], lo, out);
-#ifdef MODEL_GC_CHECK
-		{
-			struct model_gc_win	chk;
-
-			window_scan(m, lo, &chk);
-			if (memcmp(&chk, out, sizeof chk) != 0) {
-				fprintf(stderr, "model_gc_window: kept and "
-				    "scanned windows differ: w %d count %llu/"
-				    "%llu max %llu/%llu p50 %llu/%llu p99 "
-				    "%llu/%llu exact %d/%d\n", w,
-				    (unsigned long long)out->count,
-				    (unsigned long long)chk.count,
-				    (unsigned long long)out->pause_max,
-				    (unsigned long long)chk.pause_max,
-				    (unsigned long long)out->p50,
-				    (unsigned long long)chk.p50,
-				    (unsigned long long)out->p99,
-				    (unsigned long long)chk.p99, out->exact,
-				    chk.exact);
-				abort();
-			}
-		}
-#endif
 	} else {
-		/* Ends out of order in the ring: the window is not a run of
-		 * records. */
-		window_scan(m, lo, out);
+		window_sums(m, w == MODEL_W10, lo, out);
+#ifdef MODEL_GC_CHECK
+		window_check(m, w == MODEL_W10, lo, out);
+#endif
 	}
 	out->gc_ns = model_sum(m, MODEL_S_GC_NS, w);
 	out->dur_ns = m->now - lo;
@@ -980,10 +922,13 @@ model_gc_window(const struct model *m, enum model_win w,
 	    (double)out->dur_ns : 1;
 	if (out->productivity < 0)
 		out->productivity = 0;
-	if (w == MODEL_WRUN)
-		mmu_now(m, out->mmu);
-	else
+	if (w == MODEL_WRUN) {
+		mmu_now(m, out->mmu, &lost);
+		out->mmu_exact = !p->mmu_lost && !lost;
+	} else {
 		out->mmu[0] = out->mmu[1] = out->mmu[2] = -1;
+		out->mmu_exact = 1;
+	}
 }
 
 const struct model_gc_rec *
@@ -1017,6 +962,14 @@ nm_cur(struct model *m, uint64_t t)
 	return &p->nmrec[(p->nmseq - 1) % MODEL_NNMREC];
 }
 
+/*
+ * A size class of the census.  GHC counts as live every block of the
+ * filled segments and the marked ones of the active segments and of each
+ * capability's current segment (rts/sm/NonMovingCensus.c), but counts the
+ * current segments in neither the active nor the filled figure: the
+ * capacity has one segment more per capability.  Blocks per segment as
+ * nonmovingBlockCount(): the data after the header, a mark byte a block.
+ */
 static void
 nm_census(struct model *m, const struct proto_ev *ev)
 {
@@ -1024,7 +977,7 @@ nm_census(struct model *m, const struct proto_ev *ev)
 	struct model_nonmoving	*nm = &m->nm;
 	struct model_nm_size	*z;
 	uint32_t		 bs = ev->u.census.blk_size;
-	uint64_t		 per;
+	uint64_t		 per, segs;
 
 	nm->census_events++;
 	/* A run of census events is one census: the previous event (block
@@ -1043,15 +996,18 @@ nm_census(struct model *m, const struct proto_ev *ev)
 	z->active = ev->u.census.active;
 	z->filled = ev->u.census.filled;
 	z->live = ev->u.census.live;
-	per = bs > 0 ? (NM_SEG_BYTES - NM_SEG_HDR) / ((uint64_t)bs + 1) : 0;
-	z->capacity = per * ((uint64_t)z->active + z->filled);
+	z->current = m->prog.ncaps > 0 ? (uint32_t)m->prog.ncaps : 1;
+	segs = (uint64_t)z->active + z->filled + z->current;
+	per = bs > 0 ? ((NM_SEG_BYTES - NM_SEG_HDR) & ~7ULL) /
+	    ((uint64_t)bs + 1) : 0;
+	z->capacity = per * segs;
 	z->occupancy = z->capacity > 0 ? (double)z->live /
 	    (double)z->capacity : 0;
 	if (z->occupancy > 1)
 		z->occupancy = 1;
 	z->frag = z->capacity > 0 ? 1 - z->occupancy : 0;
 	nm->live_bytes += (uint64_t)z->live * bs;
-	nm->seg_bytes += ((uint64_t)z->active + z->filled) * NM_SEG_BYTES;
+	nm->seg_bytes += segs * NM_SEG_BYTES;
 }
 
 /*

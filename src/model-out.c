@@ -23,14 +23,18 @@
  *   gc		collections pause_total_ns pause_max_ns pause_p50/p90/p99_ns
  *		percentiles_exact sync_total_ns sync_max_ns copied_bytes gc_ns
  *		window_ns productivity balance by_gen[] no_gen requests
- *		global_syncs in_gc dropped mmu{10ms,100ms,1s} hist[]
- *		last_1s{...} last_10s{...} (the same figures per window)
+ *		global_syncs in_gc dropped mmu{10ms,100ms,1s} mmu_exact
+ *		hist[] last_1s{...} last_10s{...} (the same figures per
+ *		window, exact at any rate; percentiles_exact false: each is
+ *		the middle of its 1/16 octave bucket, within 1/32 of it)
  *   heap	size live blocks size_max live_max allocated alloc_rate{...}
  *		mem_return{...} censuses census_samples bands bands_evicted
  *		last_census top_bands[{band bytes delta share ipe}] (ipe: a
  *		-hi band's {table_name closure type label module srcloc},
  *		else absent) ipe{events entries evicted}
- *   nonmoving	censuses census_events live_bytes segment_bytes sizes[]
+ *   nonmoving	censuses census_events live_bytes segment_bytes sizes[{blk_size
+ *		active filled current live capacity occupancy}] (segments but
+ *		live and capacity, in blocks; current: one per capability)
  *		marks mark_ns marked syncs sync_ns sync_max_ns sweeps sweep_ns
  *		flushes pruned_events pruned_total
  *   prof	samples empty tick_ns ccs stacks ccs_evicted stacks_evicted
@@ -440,7 +444,8 @@ json_gc(const struct model *m, struct outbuf *ob)
 	/* The histogram up to its last non-empty bucket. */
 	for (last = MODEL_NHIST - 1; last > 0 && g.hist[last] == 0; last--)
 		;
-	outbuf_str(ob, "},\"hist\":[");
+	js_bool(ob, "},\"mmu_exact\":", g.mmu_exact);
+	outbuf_str(ob, ",\"hist\":[");
 	for (i = 0; i <= last; i++)
 		js_u(ob, i ? "," : "", g.hist[i]);
 	outbuf_str(ob, "],\"last_1s\":{");
@@ -547,7 +552,9 @@ json_nonmoving(const struct model *m, struct outbuf *ob)
 		    nm->sizes[i].blk_size);
 		js_u(ob, ",\"active\":", nm->sizes[i].active);
 		js_u(ob, ",\"filled\":", nm->sizes[i].filled);
+		js_u(ob, ",\"current\":", nm->sizes[i].current);
 		js_u(ob, ",\"live\":", nm->sizes[i].live);
+		js_u(ob, ",\"capacity\":", nm->sizes[i].capacity);
 		outbuf_str(ob, ",\"occupancy\":");
 		js_dbl(ob, nm->sizes[i].occupancy);
 		outbuf_char(ob, '}');

@@ -29,7 +29,8 @@
 #define WIN_SLOTS	10	/* MODEL_W1 in slots, MODEL_W10 in seconds */
 #define FOLD_NS		(10 * SEC_NS)	/* finished threads kept this long */
 #define NM_SEG_BYTES	32768	/* GHC's nonmoving segment size */
-#define NM_SEG_HDR	32	/* roughly its header */
+#define NM_SEG_HDR	24	/* its header on 64-bit hosts: two pointers,
+				 * two block indices, the size, padded */
 #define FINE_NHIST	(64 * 16)	/* 1/16 octave pause buckets */
 
 static inline uint32_t
@@ -149,15 +150,10 @@ struct slot {
 	uint64_t	 v[MODEL_NSERIES];
 };
 
-/*
- * What the GC windows need of a record, worked out once when it is made:
- * its balance (in BAL_ONE units, or -1: see model-gc.c) and its pause's
- * buckets, public (hist) and fine, which its pause no longer changes.
- */
+/* A record's work balance, worked out once it is made (in BAL_ONE units,
+ * or -1: see model-gc.c). */
 struct gcx {
 	int64_t		 bal;
-	uint16_t	 fb;
-	uint8_t		 hb;
 };
 
 /* MMU state for one window length (see model-gc.c). */
@@ -171,23 +167,32 @@ struct mmu {
 };
 
 /*
- * GC figures over a sliding window (MODEL_W1, MODEL_W10), kept as records
- * come (when final: no GC_STATS_GHC can change them any more) and go (out
- * of the window, or out of the ring); model-gc.c.  Records lo..top are
- * counted.  Pauses are also listed by fine bucket, oldest first, for the
- * percentiles.
+ * The collections ending in one 100 ms slot (MODEL_W1) or one second
+ * (MODEL_W10), summed: a window is the sum of its ten, exact however many
+ * collections it holds (model-gc.c).  The fine histogram gives the
+ * percentiles to a bucket when the record ring no longer holds them all;
+ * its counts are 32 bits: 4e9 collections in one slot is 80 GB of events.
  */
-struct gcwin {
-	uint64_t	 lo, top;
+struct gcagg {
+	uint64_t	 at;		/* slot or second number + 1; 0: empty */
 	uint64_t	 count, count_nogen, count_gen[MODEL_NGEN];
 	uint64_t	 pause_total, sync_total, copied;
-	uint64_t	 hist[MODEL_NHIST];
-	uint64_t	 pmax, smax;		/* maxima, and their records; */
-	uint64_t	 pmax_seq, smax_seq;	/* 0: to be found again */
+	uint64_t	 pmax, smax;
 	uint64_t	 bal_n, bal_sum;	/* see BAL_ONE */
-	uint16_t	 fcnt[FINE_NHIST];
-	uint16_t	 fhead[FINE_NHIST], ftail[FINE_NHIST];	/* slot + 1 */
-	uint16_t	 fnext[MODEL_NGCREC];			/* slot + 1 */
+	uint32_t	 hist[MODEL_NHIST];
+	uint32_t	 fine[FINE_NHIST];
+};
+
+/* A window's ring of sums, indexed by slot or second number % WIN_SLOTS. */
+struct gcwin {
+	struct gcagg	 b[WIN_SLOTS];
+};
+
+/* A collection's span for the MMU (model-gc.c), in a ring of its own:
+ * a 1 s window may hold more collections than the records kept. */
+#define MMU_NSPAN	16384
+struct gcspan {
+	uint64_t	 start, end;
 };
 
 /* The reorder buffer (model-reorder.c). */
@@ -284,8 +289,8 @@ struct model_priv {
 	uint64_t	*scratch2;	/* [MODEL_NGCREC] */
 	struct mmu	 mmu[MODEL_NMMU];
 	struct gcwin	*gcw;		/* [2]: MODEL_W1, MODEL_W10 */
-	uint64_t	 gc_backward;	/* last record ending before the one
-					 * before it (late events), or 0 */
+	struct gcspan	*span;		/* [MMU_NSPAN] ring by seq */
+	int		 mmu_lost;	/* a span left the ring still needed */
 	uint64_t	 gc_since;	/* open collection's start for slots */
 
 	/* Heap. */

@@ -239,7 +239,8 @@ struct model_gc_win {
 	uint64_t	 count_nogen;	/* without GC_STATS_GHC */
 	uint64_t	 pause_total, pause_max;
 	uint64_t	 p50, p90, p99;	/* pause percentiles (nearest rank) */
-	int		 exact;		/* percentiles exact, else from hist */
+	int		 exact;		/* percentiles exact, else the middle
+					 * of their 1/16 octave buckets */
 	uint64_t	 sync_total, sync_max;
 	uint64_t	 copied;
 	uint64_t	 gc_ns;		/* time with a collection running */
@@ -252,6 +253,9 @@ struct model_gc_win {
 	 * share of any window of that length in the run; -1 while the run
 	 * is shorter than the window. */
 	double		 mmu[MODEL_NMMU];
+	int		 mmu_exact;	/* else more collections in a window
+					 * than kept: GC time may be missed,
+					 * the MMU may be lower */
 	/* Pause histogram in half octaves from 1 us: bucket 0 holds pauses
 	 * under 1000 ns, bucket i >= 1 those from ceil(1000 * 2^((i-1)/2)) ns
 	 * to the next bucket's start; the last bucket has no end. */
@@ -293,8 +297,12 @@ struct model_heap {
 struct model_nm_size {
 	uint32_t	 blk_size;	/* bytes per block, 0 = unused class */
 	uint32_t	 active, filled, live;	/* segments, segments, blocks */
+	uint32_t	 current;	/* segments: one per capability, which
+					 * GHC counts live blocks of but not in
+					 * active or filled */
 	/* Implied, assuming GHC's 32 KiB segments: blocks that fit in the
-	 * active and filled segments, live share of them, and the rest. */
+	 * active, filled and current segments, live share of them, and the
+	 * rest. */
 	uint64_t	 capacity;	/* blocks */
 	double		 occupancy, frag;	/* 0..1 */
 };
@@ -320,7 +328,8 @@ struct model_nonmoving {
 	struct model_nm_size sizes[MODEL_NM_SIZES];
 	int		 nsizes;
 	uint64_t	 live_bytes;	/* sum of live blocks * size, latest */
-	uint64_t	 seg_bytes;	/* (active + filled) * 32 KiB, latest */
+	uint64_t	 seg_bytes;	/* (active + filled + current) * 32 KiB,
+					 * latest */
 	enum model_nm_phase phase;
 	uint64_t	 phase_since;
 	uint64_t	 marks, mark_ns, marked;	/* mark phases */

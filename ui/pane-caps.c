@@ -131,7 +131,10 @@ pane_caps_row(struct lines *l, int y, const struct caps_cols *cc,
 /*
  * A chart of all capabilities over time, a column per 100 ms slot, the
  * newest on the right: the mutator share at the bottom, the share of
- * time in GC stacked on it.  rows x (width - 8) cells from row y.
+ * time in GC stacked on it.  rows x (width - 8) cells from row y.  A run
+ * shorter than the chart is spread across it (a slot a few columns wide),
+ * and the first and last slot are shares of the part of them the run
+ * covers.
  */
 static void
 pane_caps_chart(struct pane_caps *pc, const struct model *m, struct lines *l,
@@ -139,8 +142,9 @@ pane_caps_chart(struct pane_caps *pc, const struct model *m, struct lines *l,
 {
 	static const uint32_t	 eighth[] = { 0x2581, 0x2582, 0x2583, 0x2584,
 	    0x2585, 0x2586, 0x2587, 0x2588 };
-	double			 gc[CAPS_HIST], run, g, top;
+	double			 gc[CAPS_HIST], run, g, top, span;
 	char			 a[FMT_MAX];
+	uint64_t		 s0, lo, hi;
 	int			 w = l->width - 8, n, ng, i, r, x, cell, attr;
 
 	if (w > CAPS_HIST)
@@ -160,14 +164,26 @@ pane_caps_chart(struct pane_caps *pc, const struct model *m, struct lines *l,
 		    r == rows - 1 ? "0%" : r == rows / 2 ? "50%" : "");
 		lines_putc(l, y + r, 7, LINES_DIM, l->ascii ? '|' : 0x2502);
 	}
-	for (i = 0; i < n; i++) {
-		run = pc->hist[i] / ((double)MODEL_SLOT_NS * ncaps);
-		g = gc[i] / (double)MODEL_SLOT_NS;
+	if (n == 0)
+		return;
+	s0 = m->now / MODEL_SLOT_NS - (uint64_t)(n - 1);	/* slot [0] */
+	for (x = 8; x < 8 + w; x++) {
+		i = (x - 8) * n / w;
+		lo = (s0 + (uint64_t)i) * MODEL_SLOT_NS;
+		hi = lo + MODEL_SLOT_NS;
+		if (lo < m->prog.start)
+			lo = m->prog.start;
+		if (hi > m->now)
+			hi = m->now;
+		span = hi > lo ? (double)(hi - lo) : (double)MODEL_SLOT_NS;
+		run = pc->hist[i] / (span * ncaps);
+		g = gc[i] / span;
 		if (run > 1)
 			run = 1;
+		if (g < 0)
+			g = 0;
 		if (run + g > 1)
 			g = 1 - run;
-		x = 8 + w - n + i;
 		top = (run + g) * rows * 8;	/* in eighths of a cell */
 		for (r = 0; r < rows; r++) {
 			/* r counts from the bottom. */

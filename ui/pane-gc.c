@@ -93,9 +93,11 @@ pane_gc_summary(struct pane *p, const struct model *m, struct lines *l,
 		lines_put(l, *y, x + 2, LINES_GC, "collecting now",
 		    l->width - x - 2);
 	(*y)++;
-	/* Utilisation; minimum mutator utilisation is over the run. */
+	/* Utilisation; minimum mutator utilisation is over the run, "~"
+	 * when its windows held more pauses than kept. */
 	x = 1 + lines_putf(l, *y, 1, LINES_NORMAL, l->width - 1,
-	    "productivity %s  MMU", fmt_pct(a, g->productivity));
+	    "productivity %s  MMU%s", fmt_pct(a, g->productivity),
+	    run->mmu_exact ? "" : "~");
 	for (i = 0; i < MODEL_NMMU; i++) {
 		if (run->mmu[i] < 0)
 			x += lines_putf(l, *y, x, LINES_DIM, l->width - x,

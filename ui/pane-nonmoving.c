@@ -2,6 +2,8 @@
  * pane-nonmoving.c: the nonmoving (concurrent) old generation: the
  * current phase, mark / sync / sweep totals, the latest census per block
  * size with occupancy and fragmentation bars, and the recent cycles.
+ * A size's capacity counts its active and filled segments and the current
+ * segment of each capability ("cur"), whose marked blocks GHC counts live.
  */
 #include <stdio.h>
 #include <string.h>
@@ -104,14 +106,14 @@ pane_nm_render(struct pane *p, const struct model *m, struct lines *l)
 	n = pane_nm_classes(m);
 	rows = n + (nm->recs > 0 ? 1 + (int)nm->recs : 0);
 	if (n > 0) {
-		/* 41 columns of figures, 7 + 5 of percentages, 2 gaps. */
-		bw = (l->width - 55) / 2;
+		/* 45 columns of figures, 7 + 5 of percentages, 2 gaps. */
+		bw = (l->width - 59) / 2;
 		if (bw > 30)
 			bw = 30;
 		lines_fill(l, y, 0, l->width, LINES_HEAD, ' ');
 		lines_putf(l, y, 0, LINES_HEAD, l->width,
-		    "%7s %7s %7s %15s  %-*s %s", "block", "active", "filled",
-		    "live/capacity", bw > 0 ? bw + 8 : 7, "occupancy",
+		    "%7s %7s %7s %3s %15s  %-*s %s", "block", "active", "filled",
+		    "cur", "live/capacity", bw > 0 ? bw + 8 : 7, "occupancy",
 		    bw > 4 ? "fragmentation" : "frag");
 		y++;
 	}
@@ -127,11 +129,10 @@ pane_nm_render(struct pane *p, const struct model *m, struct lines *l)
 		else
 			snprintf(e, sizeof e, "%u/-", s->live);
 		x = lines_putf(l, y, 0, LINES_NORMAL, l->width,
-		    "%7s %7u %7u %15s  ", fmt_bytes(a, s->blk_size), s->active,
-		    s->filled, e);
+		    "%7s %7u %7u %3u %15s  ", fmt_bytes(a, s->blk_size),
+		    s->active, s->filled, s->current, e);
 		if (s->capacity == 0) {
-			/* No segments counted (blocks in capabilities'
-			 * current segments only): no share to show. */
+			/* A class of no block size: no share to show. */
 			lines_putf(l, y, x, LINES_DIM, l->width - x, "%*s",
 			    bw > 0 ? bw + 6 : 5, "-");
 			y++;

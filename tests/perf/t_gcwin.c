@@ -1,6 +1,7 @@
 /*
- * t_gcwin.c: the 1 s and 10 s GC windows kept as records come and go give
- * what counting them record by record gives.
+ * t_gcwin.c: the 1 s and 10 s GC windows summed by 100 ms slot and by
+ * second give what counting the records kept gives, whenever the ring
+ * holds the window.
  *
  *	t_gcwin FILE...
  *

@@ -213,6 +213,45 @@ test_all_sizes(void)
 	    "the ASCII ones are pure ASCII", frames);
 }
 
+/*
+ * A run of 2.3 s with 4788 collections, more than the 4096 records kept:
+ * the GC pane's 10 s window holds them all, with the pause total that
+ * ghc-events gives (tests/fixtures/conformance/stop.hT.figures.json), and
+ * marks its percentiles as taken from buckets.
+ */
+static void
+test_gc_many(const char *cdir)
+{
+	struct model	*m;
+	struct view	*v;
+	struct pane	*p;
+	const char	*t, *body;
+	char		 path[1024], want[64], a[FMT_MAX];
+	long long	 n = figure("conformance/stop.hT", "gc", "collections");
+	long long	 tot = figure("conformance/stop.hT", "gc",
+			    "pause_total_ns");
+
+	snprintf(path, sizeof path, "%s/stop.hT.eventlog", cdir);
+	if ((m = uitest_model(path)) == NULL) {
+		printf("# no %s\n", path);
+		return;
+	}
+	v = view_new(EVTOP_SRC_FILE);
+	p = view_pane(v, 1);
+	p->win = MODEL_W10;
+	t = title(p, m);
+	snprintf(want, sizeof want, "%lld collections", n);
+	ok(n == 4788 && has(t, want) && has(t, "(10s)"), "GC, 10 s window of "
+	    "%lld collections: %s", n, t);
+	body = uitest_pane(p, m, 100, 20);
+	snprintf(want, sizeof want, "total %s", fmt_ns(a, (uint64_t)tot));
+	ok(tot > 0 && has(body, want) && has(body, "p50 ~"), "GC, 10 s "
+	    "window: %s, percentiles from buckets: %s", want,
+	    line_with(body, "pauses"));
+	view_free(v);
+	model_free(m);
+}
+
 /* Every pane of every eventlog in a directory, at a few sizes. */
 static void
 test_corpus(const char *cdir)
@@ -495,8 +534,9 @@ test_nonmoving(void)
 				z = NULL;
 		}
 		if (z != NULL) {
-			snprintf(lead, sizeof lead, "%7s %7u %7u ",
-			    fmt_bytes(b3, z->blk_size), z->active, z->filled);
+			snprintf(lead, sizeof lead, "%7s %7u %7u %3u ",
+			    fmt_bytes(b3, z->blk_size), z->active, z->filled,
+			    z->current);
 			fmt_pct(b1, occ);
 			fmt_pct(b2, 1 - occ);
 		}
@@ -504,6 +544,24 @@ test_nonmoving(void)
 		    has(line_with(body, lead), b2), "nonmoving: occupancy %s, "
 		    "fragmentation %s: %s", b1, b2, z != NULL ?
 		    line_with(body, lead) : "(no size)");
+	}
+	/* The 128-byte blocks live in the two capabilities' current
+	 * segments only: 76 of 2 x 253, GHC's blocks a segment. */
+	{
+		const struct model_nm_size *z = NULL;
+		char	 lead[64], b1[FMT_MAX];
+		int	 i;
+
+		for (i = 0; i < m->nm.nsizes; i++)
+			if (m->nm.sizes[i].blk_size == 128)
+				z = &m->nm.sizes[i];
+		snprintf(lead, sizeof lead, "%7s %7u %7u %3u ", "128B", 0, 0,
+		    2);
+		ok(z != NULL && z->live == 76 && z->capacity == 2 * 253 &&
+		    has(line_with(body, lead), "76/506") &&
+		    has(line_with(body, lead), fmt_pct(b1, 76.0 / 506)),
+		    "nonmoving: current segments in the capacity: %s",
+		    line_with(body, lead));
 	}
 	model_free(m);
 	/* Not shown in the overview without nonmoving activity. */
@@ -716,6 +774,46 @@ test_sparks(void)
 	model_free(m);
 }
 
+/*
+ * The capabilities' chart of a run shorter than it (0.42 s: 5 slots) is
+ * spread across the width: the bottom row has a cell in every column
+ * where the program ran, the first column included.
+ */
+static void
+test_caps_chart(void)
+{
+	struct model	*m = load("gc");
+	struct view	*v = view_new(EVTOP_SRC_FILE);
+	struct pane	*p = view_pane(v, 0);
+	const char	*body, *row, *c;
+	int		 cells = 0, filled = 0, first = -1;
+
+	if (m == NULL)
+		return;
+	body = uitest_pane(p, m, 120, 30);
+	row = strstr(body, "\n     0%");
+	ok(row != NULL && has(body, "all capabilities, last 500ms"),
+	    "caps chart: a 0%% row and its title");
+	if (row != NULL) {
+		row += 8;
+		if (strncmp(row, "\xe2\x94\x82", 3) == 0)	/* the axis */
+			row += 3;
+		for (c = row; *c != '\0' && *c != '\n'; cells++) {
+			if (*c != ' ') {
+				filled++;
+				if (first < 0)
+					first = cells;
+			}
+			c += (*c & 0xe0) == 0xe0 ? 3 : 1;
+		}
+	}
+	/* 120 - 8 columns of chart, the run in all of them. */
+	ok(cells == 112 && first == 0 && filled >= 100, "caps chart: %d of "
+	    "%d columns, the first at %d", filled, cells, first);
+	view_free(v);
+	model_free(m);
+}
+
 /* The whole screen, keys, help, resize, pause, commands. */
 static void
 test_view(void)
@@ -853,8 +951,11 @@ main(int argc, char **argv)
 	test_messages();
 	test_threads();
 	test_sparks();
+	test_caps_chart();
 	test_view();
-	if (argc > 2)
+	if (argc > 2) {
+		test_gc_many(argv[2]);
 		test_corpus(argv[2]);
+	}
 	return tap_done();
 }
