@@ -36,6 +36,7 @@
 #include "model.h"
 #include "serve.h"
 #include "source.h"
+#include "time/tl.h"
 #include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */
 
 #define LOOP_READ_SIZE		(256u << 10)
@@ -65,6 +66,7 @@ struct loop {
 	int		 http_at, http_n;	/* its slice of the poll set */
 	struct relay	*relay;		/* --serve, --serve-tcp */
 	int		 relay_at, relay_n;
+	struct tl	*tl;		/* the timeline's summary (TUI) */
 
 	struct evtop_status st;
 	int		 changed;	/* since the last draw */
@@ -285,6 +287,11 @@ loop_event(struct loop *l, const struct proto_ev *ev)
 		l->max_time = ev->time;
 	if (l->relay != NULL)
 		relay_event(l->relay, ev);
+	/* Each event once: a replay that goes back (a seek) is not fed
+	 * again what the summary has. */
+	if (l->tl != NULL && (l->rp == NULL || ev->time >= tl_now(l->tl) ||
+	    tl_events(l->tl) == 0))
+		tl_event(l->tl, ev);
 	model_apply(l->model, ev);
 	l->events++;
 }
@@ -564,6 +571,7 @@ loop_free(struct loop *l)
 	record_free(l->rec);
 	http_free(l->http);
 	relay_free(l->relay);
+	tl_free(l->tl);
 	free(l->buf);
 	if (l->log != NULL)
 		fclose(l->log);
@@ -911,7 +919,10 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		return 1;
 	}
 	l.uiops = ui;
-	if (loop_serve_init(&l, 0, &cause) != 0 ||
+	if ((l.tl = tl_new()) == NULL)
+		cause = strdup("out of memory");
+	l.st.timeline = l.tl;
+	if (l.tl == NULL || loop_serve_init(&l, 0, &cause) != 0 ||
 	    loop_signals(sig, ui, &cause) != 0 ||
 	    (l.ui = ui->new(opts, &cause)) == NULL) {
 		loop_unsignals(sig, 1);

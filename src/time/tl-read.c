@@ -82,12 +82,15 @@ tl_read_range(struct tl_read *rd, uint64_t from, uint64_t to, size_t max,
 	while (!rd->done && n < max) {
 		want = max - n < TL_READ_BATCH ? max - n : TL_READ_BATCH;
 		if ((k = reader_next_n(rd->r, rd->ev, want)) == 0) {
+			/* The file ends: what it holds ends there. */
 			rd->done = 1;
 			rd->upto = to;
 			break;
 		}
 		for (i = 0; i < k; i++) {
 			if (rd->ev[i].time >= to) {
+				/* Nothing else happened in the range. */
+				tl_until(rd->tl, to);
 				rd->done = 1;
 				rd->upto = to;
 				break;

@@ -530,6 +530,17 @@ tl_event(struct tl *tl, const struct proto_ev *ev)
 	}
 }
 
+/* Nothing more happened before t: open states last until then. */
+void
+tl_until(struct tl *tl, uint64_t t)
+{
+	if (!tl->started || t <= tl->now)
+		return;
+	tl->now = t;
+	if (t >= tl->end && !tl->fixed)
+		tl_grow(tl, t);
+}
+
 uint64_t
 tl_start(const struct tl *tl)
 {

@@ -75,6 +75,7 @@ struct tl	*tl_new_range(uint64_t, uint64_t);
 void		 tl_free(struct tl *);
 void		 tl_reset(struct tl *);
 void		 tl_event(struct tl *, const struct proto_ev *);
+void		 tl_until(struct tl *, uint64_t);
 uint64_t	 tl_start(const struct tl *);
 uint64_t	 tl_now(const struct tl *);
 uint64_t	 tl_events(const struct tl *);

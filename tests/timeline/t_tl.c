@@ -615,6 +615,41 @@ check_range(const char *path, double f0, double f1)
 	ref_free(&r);
 }
 
+/*
+ * gc.eventlog from 210.6 ms to 211.01 ms: both caps start a collection
+ * at 210.858 and 210.862 ms that ends at 213.69 ms, after the range: they
+ * are in GC up to its end, the program paused, no pause counted.
+ */
+static void
+check_range_open(const char *path)
+{
+	struct tl_read		*tr;
+	const struct tl		*t;
+	struct tl_cap_sum	 s0, s1;
+	struct tl_gc_sum	 g;
+	uint64_t		 upto;
+	char			*cause = NULL;
+	int			 rc;
+
+	if ((tr = tl_read_new(path, &cause)) == NULL) {
+		ok(0, "%s", cause);
+		free(cause);
+		return;
+	}
+	rc = tl_read_range(tr, 210600000, 211010000, 1000, &t, &upto);
+	tl_cap_sum(t, 0, 210900000, 211010000, &s0);
+	tl_cap_sum(t, 1, 210600000, 211010000, &s1);
+	tl_gc_sum(t, 210600000, 211010000, &g);
+	ok(rc == 1 && s0.gc == 110000 && s0.run == 0 && s1.gc == 211010000 -
+	    210858131 && s1.run == 210857640 - 210600000 && g.gc_ns ==
+	    211010000 - 210858131 && g.pauses == 0, "a collection open at the "
+	    "end of a range: cap 0 GC %llu, cap 1 run %llu GC %llu, paused "
+	    "%llu ns, %u pauses", (unsigned long long)s0.gc,
+	    (unsigned long long)s1.run, (unsigned long long)s1.gc,
+	    (unsigned long long)g.gc_ns, g.pauses);
+	tl_read_free(tr);
+}
+
 static void
 ev_at(struct proto_ev *ev, uint16_t kind, int32_t cap, uint64_t t)
 {
@@ -771,6 +806,7 @@ main(int argc, char **argv)
 	snprintf(path, sizeof path, "%s/gc.eventlog", dir);
 	check_disorder(path);
 	check_range(path, 0.3, 0.6);
+	check_range_open(path);
 	snprintf(path, sizeof path, "%s/nonmoving.eventlog", dir);
 	check_range(path, 0.4, 0.7);
 	snprintf(path, sizeof path, "%s/ghc96-gc.eventlog", dir);
