@@ -344,9 +344,14 @@ tlp_gc(struct pane_tl *pt, struct lines *l, int y, int ylong, int cols,
 
 	lines_put(l, y, 0, LINES_BOLD, "GC", TLP_LABEL - 1);
 	for (x = 0; x < cols; x++) {
+		/* A pause that ends past a range read is whole in the run's
+		 * summary. */
+		tl_gc_sum(tl, pt->t[x], pt->t[x + 1], &g);
+		mx[x] = g.max;
 		tl_gc_sum(tlp_src(tl, det, upto, pt->t[x + 1]), pt->t[x],
 		    pt->t[x + 1], &g);
-		mx[x] = g.pauses > 0 ? g.max : 0;
+		if (g.max > mx[x])
+			mx[x] = g.max;
 		at[x] = g.max_at;
 		used[x] = 0;
 		if (g.gc_ns > 0)
@@ -426,7 +431,7 @@ tlp_heap(struct pane_tl *pt, struct lines *l, int y, int ylive, int cols,
 /* The last line: the cursor, and what the keys do. */
 static void
 tlp_status(struct pane *p, struct lines *l, int y, uint64_t cursor,
-    int xc, const struct tl *src, uint64_t span)
+    int xc, const struct tl *tl, const struct tl *src, uint64_t span)
 {
 	struct pane_tl		*pt = p->data;
 	struct tl_gc_sum	 g;
@@ -442,12 +447,12 @@ tlp_status(struct pane *p, struct lines *l, int y, uint64_t cursor,
 		    a);
 		if (xc >= 0 && xc < pt->cols) {
 			tl_gc_sum(src, pt->t[xc], pt->t[xc + 1], &g);
+			if (g.max == 0)
+				tl_gc_sum(tl, pt->t[xc], pt->t[xc + 1], &g);
 			tl_heap_before(src, pt->t[xc + 1], &h);
-			if (g.pauses > 0)
+			if (g.max > 0)
 				n += lines_putf(l, y, n, LINES_GC, l->width - n,
-				    "  GC %u pause%s, longest %s", g.pauses,
-				    g.pauses == 1 ? "" : "s", fmt_ns(b,
-				    g.max));
+				    "  GC pause %s", fmt_ns(b, g.max));
 			if (h.has_size || h.has_live)
 				n += lines_putf(l, y, n, LINES_NORMAL,
 				    l->width - n, "  heap %s live %s",
@@ -572,7 +577,7 @@ pane_tl_render(struct pane *p, const struct model *m, struct lines *l)
 			lines_putc(l, 0, TLP_LABEL + xc, LINES_SELECT,
 			    l->ascii ? 'v' : 0x25be);
 	}
-	tlp_status(p, l, rows - 1, cursor, xc, det != NULL && xc >= 0 &&
+	tlp_status(p, l, rows - 1, cursor, xc, tl, det != NULL && xc >= 0 &&
 	    xc < cols && pt->t[xc + 1] <= upto ? det : tl, span);
 	(void)m;
 }

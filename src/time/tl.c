@@ -699,13 +699,15 @@ tl_gc_sum(const struct tl *tl, uint64_t lo, uint64_t hi, struct tl_gc_sum *g)
 	for (b = tl_idx(tl, lo); b <= ib; b++) {
 		bs = tl_bstart(tl, b);
 		g->gc_ns += tl_part(tl, b, tl->gcns[b], lo, hi);
-		if (bs < lo && lo > tl->start)
-			continue;
-		g->pauses += tl->npause[b];
-		if (tl->npause[b] > 0 && tl->maxp[b] >= g->max) {
+		/* The longest where it began, finer than the bucket. */
+		if (tl->npause[b] > 0 && tl->maxp[b] >= g->max &&
+		    tl->maxat[b] >= lo && tl->maxat[b] < hi) {
 			g->max = tl->maxp[b];
 			g->max_at = tl->maxat[b];
 		}
+		if (bs < lo && lo > tl->start)
+			continue;
+		g->pauses += tl->npause[b];
 	}
 	if (tl->n_in_gc > 0)
 		g->gc_ns += tl_overlap(tl->pause_start, tl_now(tl), lo, hi);

@@ -59,8 +59,8 @@ struct tl_cap_sum {
 /* The program over a span of time. */
 struct tl_gc_sum {
 	uint64_t	 gc_ns;		/* paused for GC */
-	uint32_t	 pauses;	/* pauses that began in the span */
-	uint64_t	 max;		/* the longest of them */
+	uint32_t	 pauses;	/* began in buckets that begin in it */
+	uint64_t	 max;		/* the longest that began in it */
 	uint64_t	 max_at;	/* when it began */
 };
 
