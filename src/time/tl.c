@@ -24,6 +24,7 @@ struct tl_cap {
 	uint8_t		 in_gc;
 	uint32_t	 thread;	/* running, when TL_RUN */
 	uint64_t	 since;		/* when the state began */
+	uint64_t	 sb;		/* its bucket */
 	uint64_t	 run[NB], gc[NB];
 	uint64_t	 thns[NB];	/* the longest stretch of a thread */
 	uint32_t	 th[NB];	/* and its thread */
@@ -204,6 +205,7 @@ tl_grow(struct tl *tl, uint64_t t)
 			}
 			memset(c->thns + NB / 2, 0, sizeof c->thns[0] * NB / 2);
 			memset(c->th + NB / 2, 0, sizeof c->th[0] * NB / 2);
+			c->sb /= 2;
 		}
 		for (i = 0; i < NB / 2; i++) {
 			k = tl->maxp[2 * i + 1] > tl->maxp[2 * i] ?
@@ -291,6 +293,7 @@ tl_cap_get(struct tl *tl, int32_t id)
 		return NULL;
 	c->state = TL_UNK;
 	c->since = tl->start;
+	c->sb = 0;
 	tl->cap[id] = c;
 	if (id >= tl->ncaps)
 		tl->ncaps = id + 1;
@@ -311,6 +314,7 @@ tl_cap_to(struct tl *tl, struct tl_cap *c, int st, uint64_t t,
 		tl_add(tl, c->gc, c->since, t);
 	c->state = (uint8_t)st;
 	c->since = t;
+	c->sb = tl_idx(tl, t);
 	c->thread = thread;
 }
 
@@ -449,23 +453,93 @@ tl_gauge(struct tl *tl, uint64_t *arr, uint64_t t, uint64_t v)
 		arr[i] = v;
 }
 
+/*
+ * The events that change a capability's state, the most frequent after
+ * the first: one capability known, in time, a span within one bucket.
+ * 0: take the general way.
+ */
+static inline int
+tl_thread_fast(struct tl *tl, const struct proto_ev *ev, uint64_t t)
+{
+	struct tl_cap	*c;
+	uint64_t	 b, d;
+
+	if ((uint32_t)ev->cap >= TL_MAX_CAPS ||
+	    (c = tl->cap[ev->cap]) == NULL || c->state == TL_UNK ||
+	    t < c->since)
+		return 0;
+	if (ev->kind == PROTO_STOP_THREAD && c->state != TL_RUN)
+		return 1;
+	b = (t - tl->start) >> tl->shift;
+	if (b != c->sb || b >= NB)
+		return 0;
+	d = t - c->since;
+	if (c->state == TL_RUN) {
+		c->run[b] += d;
+		if (d > c->thns[b]) {
+			c->thns[b] = d;
+			c->th[b] = c->thread;
+		}
+	} else if (c->state == TL_GC)
+		c->gc[b] += d;
+	c->since = t;
+	if (ev->kind == PROTO_RUN_THREAD) {
+		c->state = TL_RUN;
+		c->thread = ev->u.thread.thread;
+	} else
+		c->state = TL_IDLE;
+	return 1;
+}
+
+static void	tl_event_slow(struct tl *, const struct proto_ev *, uint64_t)
+		    __attribute__((noinline));
+static void	tl_begin(struct tl *, uint64_t) __attribute__((noinline));
+
+/* The kinds below 64 tl_event_slow() takes. */
+#define TL_SLOW_KINDS	((1ULL << PROTO_GC_START) | (1ULL << PROTO_GC_END) | \
+			 (1ULL << PROTO_HEAP_SIZE) | (1ULL << PROTO_HEAP_LIVE) | \
+			 (1ULL << PROTO_USER_MARKER))
+
+/*
+ * Every event: a few comparisons for most; RUN_THREAD and STOP_THREAD,
+ * the most frequent that matter, a few more (tl_thread_fast); the rest
+ * out of line.
+ */
 void
 tl_event(struct tl *tl, const struct proto_ev *ev)
 {
-	struct tl_cap	*c;
-	uint64_t	 t = ev->time;
+	uint64_t	t = ev->time;
+	unsigned	k = ev->kind;
 
-	if (!tl->started) {
-		tl->started = 1;
-		tl->start = tl->now = t;
-		tl->end = tl_end_of(t, tl->shift);
-	}
+	if (__builtin_expect(!tl->started, 0))
+		tl_begin(tl, t);
 	tl->events++;
 	if (t > tl->now) {
 		tl->now = t;
-		if (t >= tl->end && !tl->fixed)
+		if (__builtin_expect(t >= tl->end, 0) && !tl->fixed)
 			tl_grow(tl, t);
 	}
+	if (k - PROTO_RUN_THREAD < 2) {
+		if (tl_thread_fast(tl, ev, t))
+			return;
+	} else if (k >= 64 || ((TL_SLOW_KINDS >> k) & 1) == 0)
+		return;
+	tl_event_slow(tl, ev, t);
+}
+
+static void
+tl_begin(struct tl *tl, uint64_t t)
+{
+	tl->started = 1;
+	tl->start = tl->now = t;
+	tl->end = tl_end_of(t, tl->shift);
+}
+
+static void
+tl_event_slow(struct tl *tl, const struct proto_ev *ev, uint64_t t)
+{
+	struct tl_cap	*c;
+
 	switch (ev->kind) {
 	case PROTO_RUN_THREAD:
 		if ((c = tl_cap_get(tl, ev->cap)) == NULL)

@@ -28,3 +28,17 @@ check-timeline-san: build/tests/timeline/san-t_tl
 
 CHECKS	+= check-timeline check-timeline-san
 .PHONY: check-timeline check-timeline-san
+
+# What tl_event() adds to a first pass over the big real log.
+TL_BENCH_LOG ?= build/bench/ghc-n2.eventlog
+
+build/tests/timeline/bench_tl: tests/timeline/bench_tl.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+bench-timeline: build/tests/timeline/bench_tl
+	@if [ -f $(TL_BENCH_LOG) ]; then build/tests/timeline/bench_tl $(TL_BENCH_LOG); \
+	    else echo "bench-timeline: SKIPPED (no $(TL_BENCH_LOG): make bench builds it)"; fi
+
+BENCHES	+= bench-timeline
+.PHONY: bench-timeline
