@@ -441,8 +441,9 @@ tlp_status(struct pane *p, struct lines *l, int y, uint64_t cursor,
 
 	lines_fill(l, y, 0, l->width, LINES_NORMAL, ' ');
 	if (cursor != VIEW_NO_CURSOR) {
-		tlp_fmt_time(a, sizeof a, cursor, span / 10 > 0 ? span / 10 :
-		    1);
+		/* As precise as a column. */
+		tlp_fmt_time(a, sizeof a, cursor, span / (uint64_t)pt->cols > 0 ?
+		    span / (uint64_t)pt->cols : 1);
 		n = lines_putf(l, y, 0, LINES_ACCENT, l->width, "cursor %s",
 		    a);
 		if (xc >= 0 && xc < pt->cols) {
