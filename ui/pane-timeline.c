@@ -350,7 +350,8 @@ tlp_gc(struct pane_tl *pt, struct lines *l, int y, int ylong, int cols,
 		mx[x] = g.max;
 		tl_gc_sum(tlp_src(tl, det, upto, pt->t[x + 1]), pt->t[x],
 		    pt->t[x + 1], &g);
-		if (g.max > mx[x])
+		/* Not one the range began in: only its end is there. */
+		if (g.max > mx[x] && (det == NULL || g.max_at > tl_start(det)))
 			mx[x] = g.max;
 		at[x] = g.max_at;
 		used[x] = 0;
@@ -448,16 +449,22 @@ tlp_status(struct pane *p, struct lines *l, int y, uint64_t cursor,
 		    a);
 		if (xc >= 0 && xc < pt->cols) {
 			tl_gc_sum(src, pt->t[xc], pt->t[xc + 1], &g);
-			if (g.max == 0)
+			if (g.max == 0 || (src != tl && g.max_at <=
+			    tl_start(src)))
 				tl_gc_sum(tl, pt->t[xc], pt->t[xc + 1], &g);
 			tl_heap_before(src, pt->t[xc + 1], &h);
+			if (src != tl && (!h.has_size || !h.has_live))
+				tl_heap_before(tl, pt->t[xc + 1], &h);
 			if (g.max > 0)
 				n += lines_putf(l, y, n, LINES_GC, l->width - n,
 				    "  GC pause %s", fmt_ns(b, g.max));
-			if (h.has_size || h.has_live)
+			if (h.has_size)
 				n += lines_putf(l, y, n, LINES_NORMAL,
-				    l->width - n, "  heap %s live %s",
-				    fmt_bytes(c, h.size), fmt_bytes(d,
+				    l->width - n, "  heap %s", fmt_bytes(c,
+				    h.size));
+			if (h.has_live)
+				n += lines_putf(l, y, n, LINES_NORMAL,
+				    l->width - n, "  live %s", fmt_bytes(d,
 				    h.live));
 		}
 	}
