@@ -340,7 +340,7 @@ tlp_gc(struct pane_tl *pt, struct lines *l, int y, int ylong, int cols,
 	struct tl_gc_sum	 g;
 	uint64_t		 mx[TLP_MAXW], at[TLP_MAXW];
 	char			 buf[FMT_MAX + 4], a[FMT_MAX];
-	int			 x, k, best, w, used[TLP_MAXW];
+	int			 x, k, best, w, used[TLP_MAXW], placed;
 
 	lines_put(l, y, 0, LINES_BOLD, "GC", TLP_LABEL - 1);
 	for (x = 0; x < cols; x++) {
@@ -363,8 +363,9 @@ tlp_gc(struct pane_tl *pt, struct lines *l, int y, int ylong, int cols,
 	if (ylong < 0)
 		return;
 	lines_put(l, ylong, 0, LINES_DIM, "longest", TLP_LABEL - 1);
-	/* The longest pauses in view, marked where their label fits. */
-	for (k = 0; k < TLP_NLONG; k++) {
+	/* The longest pauses in view, marked where their label fits (a
+	 * shorter one may fit where a longer one would not). */
+	for (k = placed = 0; placed < TLP_NLONG && k < 4 * TLP_NLONG; k++) {
 		best = -1;
 		for (x = 0; x < cols; x++)
 			if (mx[x] > 0 && !used[x] && (best < 0 ||
@@ -382,8 +383,8 @@ tlp_gc(struct pane_tl *pt, struct lines *l, int y, int ylong, int cols,
 				break;
 		if (x < best + w || best + w > cols)
 			continue;
-		lines_put(l, ylong, TLP_LABEL + best, k == 0 ? LINES_BAD :
-		    LINES_WARN, buf, w);
+		lines_put(l, ylong, TLP_LABEL + best, placed++ == 0 ?
+		    LINES_BAD : LINES_WARN, buf, w);
 		(void)at;
 	}
 }
