@@ -354,7 +354,8 @@ check_long(const char *name, const struct tl *tl, struct ref *r)
 	size_t			 n, i, want, bad = 0;
 
 	lp = tl_longest(tl, &n);
-	qsort(r->pause, r->npause, sizeof r->pause[0], cmp_pause);
+	if (r->npause > 0)
+		qsort(r->pause, r->npause, sizeof r->pause[0], cmp_pause);
 	want = r->npause < TL_NLONG ? r->npause : TL_NLONG;
 	for (i = 0; i < n && i < want; i++)
 		if (lp[i].dur != r->pause[i].dur || (lp[i].start !=
