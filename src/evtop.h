@@ -63,6 +63,8 @@ enum evtop_conn {
 	EVTOP_CONN_DONE,	/* a file replayed to its end */
 };
 
+struct tl;
+
 /* What the loop tells the UI, besides the model. */
 struct evtop_status {
 	const char	*source;	/* as given on the command line */
@@ -94,6 +96,8 @@ struct evtop_status {
 	char		 export_msg[160];
 	/* Wall clock now, ns since the epoch, from the loop. */
 	uint64_t	 wall_ns;
+	/* The run's summary for the timeline (time/tl.h), or NULL. */
+	const struct tl	*timeline;
 };
 
 /* reader.c: a file's events in the reference's order (stable by time). */

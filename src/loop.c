@@ -36,6 +36,7 @@
 #include "model.h"
 #include "serve.h"
 #include "source.h"
+#include "time/tl.h"
 #include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */
 #include "time/travel.h"
 
@@ -70,6 +71,7 @@ struct loop {
 	int		 seek_pending;	/* asked before the first pass ended */
 	uint64_t	 seek_to;
 	int		 relay_at, relay_n;
+	struct tl	*tl;		/* the timeline's summary (TUI) */
 
 	struct evtop_status st;
 	int		 changed;	/* since the last draw */
@@ -290,6 +292,12 @@ loop_event(struct loop *l, const struct proto_ev *ev)
 		l->max_time = ev->time;
 	if (l->relay != NULL)
 		relay_event(l->relay, ev);
+	/* Each event once: a file's first pass fed the summary the whole
+	 * run (loop_pass()); without one, a replay that goes back is not
+	 * fed again what the summary has. */
+	if (l->tl != NULL && l->tr == NULL && (l->rp == NULL ||
+	    ev->time >= tl_now(l->tl) || tl_events(l->tl) == 0))
+		tl_event(l->tl, ev);
 	model_apply(l->model, ev);
 	l->events++;
 }
@@ -483,9 +491,20 @@ static void	loop_seek(struct loop *, uint64_t, int);
  * or from where a seek asked meanwhile.
  */
 static void
+loop_pass_tl(void *arg, const struct proto_ev *ev, size_t n)
+{
+	struct tl	*tl = arg;
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		tl_event(tl, &ev[i]);
+}
+
+static void
 loop_pass(struct loop *l, uint64_t start)
 {
-	while (!travel_pass(l->tr, LOOP_PASS_N, NULL, NULL)) {
+	while (!travel_pass(l->tr, LOOP_PASS_N, l->tl != NULL ? loop_pass_tl :
+	    NULL, l->tl)) {
 		l->changed = 1;
 		if (source_now() - start >= LOOP_SLICE_NS)
 			return;
@@ -652,6 +671,7 @@ loop_free(struct loop *l)
 	record_free(l->rec);
 	http_free(l->http);
 	relay_free(l->relay);
+	tl_free(l->tl);
 	free(l->buf);
 	if (l->log != NULL)
 		fclose(l->log);
@@ -1032,7 +1052,10 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		return 1;
 	}
 	l.uiops = ui;
-	if (loop_serve_init(&l, 0, &cause) != 0 ||
+	if ((l.tl = tl_new()) == NULL)
+		cause = strdup("out of memory");
+	l.st.timeline = l.tl;
+	if (l.tl == NULL || loop_serve_init(&l, 0, &cause) != 0 ||
 	    loop_signals(sig, ui, &cause) != 0 ||
 	    (l.ui = ui->new(opts, &cause)) == NULL) {
 		loop_unsignals(sig, 1);

@@ -30,6 +30,7 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_CHAR, '5', 0, KEYS_ZOOM5 },
 	{ KEYS_CHAR, '6', 0, KEYS_ZOOM6 },
 	{ KEYS_CHAR, '7', 0, KEYS_ZOOM7 },
+	{ KEYS_CHAR, '8', 0, KEYS_ZOOM8 },
 	{ KEYS_SYM, KEYS_SYM_TAB, 0, KEYS_FOCUS_NEXT },
 	{ KEYS_SYM, KEYS_SYM_TAB, KEYS_SHIFT, KEYS_FOCUS_PREV },
 
@@ -65,6 +66,16 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_CHAR, 'H', 0, KEYS_HEAP_PROF_ON },
 	{ KEYS_CHAR, 'h', 0, KEYS_HEAP_PROF_OFF },
 	{ KEYS_CHAR, 'c', 0, KEYS_CENSUS },
+
+	{ KEYS_SYM, KEYS_SYM_LEFT, 0, KEYS_LEFT },
+	{ KEYS_SYM, KEYS_SYM_RIGHT, 0, KEYS_RIGHT },
+	{ KEYS_CHAR, 'i', 0, KEYS_TL_IN },
+	{ KEYS_CHAR, 'o', 0, KEYS_TL_OUT },
+	{ KEYS_CHAR, 'f', 0, KEYS_TL_FIT },
+	{ KEYS_CHAR, 'm', 0, KEYS_TL_MARK_NEXT },
+	{ KEYS_CHAR, 'M', 0, KEYS_TL_MARK_PREV },
+	{ KEYS_CHAR, 'l', 0, KEYS_TL_LONG_NEXT },
+	{ KEYS_CHAR, 'L', 0, KEYS_TL_LONG_PREV },
 };
 
 /*
@@ -90,7 +101,7 @@ static const struct keys_info keys_infos[] = {
 	{ KEYS_OVERVIEW, "Panes", "0 Esc", "overview of the panes", NULL,
 	    NULL, KEYS_ANY, 0 },
 	{ KEYS_ZOOM1, "Panes", "1", "Capabilities, full screen", "Zoom",
-	    "1-7", KEYS_ANY, 0 },
+	    "1-8", KEYS_ANY, 0 },
 	{ KEYS_ZOOM2, "Panes", "2", "GC, full screen", NULL, NULL,
 	    KEYS_ANY, 0 },
 	{ KEYS_ZOOM3, "Panes", "3", "Heap, full screen", NULL, NULL,
@@ -103,6 +114,8 @@ static const struct keys_info keys_infos[] = {
 	    KEYS_ANY, 0 },
 	{ KEYS_ZOOM7, "Panes", "7", "Messages, full screen", NULL, NULL,
 	    KEYS_ANY, 0 },
+	{ KEYS_ZOOM8, "Panes", "8", "Timeline of the whole run, full screen",
+	    NULL, NULL, KEYS_ANY, 0 },
 	{ KEYS_FOCUS_NEXT, "Panes", "Tab", "focus the next pane", "Focus",
 	    "Tab", KEYS_ANY, 0 },
 	{ KEYS_FOCUS_PREV, "Panes", "S-Tab", "focus the previous pane", NULL,
@@ -124,11 +137,28 @@ static const struct keys_info keys_infos[] = {
 	{ KEYS_HOME, "Focused pane", "Home End", "first / last row", NULL,
 	    NULL, KEYS_ANY, 0 },
 	{ KEYS_END, "Focused pane", NULL, NULL, NULL, NULL, KEYS_ANY, 0 },
-	{ KEYS_ENTER, "Focused pane", "Enter", "details (callers, thread)", NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_ENTER, "Focused pane", "Enter", "details; timeline: go to the cursor", NULL, NULL, KEYS_ANY, 0 },
 	{ KEYS_SELF_TOTAL, "Focused pane", "s", "cost centres: self or "
 	    "total", NULL, NULL, KEYS_ANY, 0 },
 	{ KEYS_WINDOW, "Focused pane", "w", "window: 1s, 10s, whole run",
 	    NULL, NULL, KEYS_ANY, 0 },
+
+	{ KEYS_LEFT, "Timeline", "Left Right", "cursor; PgUp PgDn: scroll",
+	    NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_RIGHT, "Timeline", NULL, NULL, NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_TL_IN, "Timeline", "i o", "zoom in / out at the cursor",
+	    NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_TL_OUT, "Timeline", NULL, NULL, NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_TL_FIT, "Timeline", "f", "fit the whole run", NULL, NULL,
+	    KEYS_ANY, 0 },
+	{ KEYS_TL_MARK_NEXT, "Timeline", "m M", "next / previous marker",
+	    NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_TL_MARK_PREV, "Timeline", NULL, NULL, NULL, NULL, KEYS_ANY,
+	    0 },
+	{ KEYS_TL_LONG_NEXT, "Timeline", "l L", "next / previous longest "
+	    "GC pause", NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_TL_LONG_PREV, "Timeline", NULL, NULL, NULL, NULL, KEYS_ANY,
+	    0 },
 
 	{ KEYS_FASTER, "Replay", "+ = -", "replay faster / slower",
 	    "Speed", "+-", KEYS_REPLAY, 0 },

@@ -281,6 +281,10 @@ ui_timeout_ms(const struct ui *ui)
 {
 	uint64_t	now, wait;
 
+	/* A pane still has work for the next frame (the timeline reading
+	 * a range of the file). */
+	if (view_dirty(ui->view))
+		return 0;
 	if (!ui->pending)
 		return -1;
 	now = ui_ms();

@@ -182,7 +182,7 @@ enum keys_action {
 	KEYS_FOCUS_PREV,
 	KEYS_OVERVIEW,
 	KEYS_ZOOM1, KEYS_ZOOM2, KEYS_ZOOM3, KEYS_ZOOM4, KEYS_ZOOM5,
-	KEYS_ZOOM6, KEYS_ZOOM7,
+	KEYS_ZOOM6, KEYS_ZOOM7, KEYS_ZOOM8,
 	KEYS_SELF_TOTAL,
 	KEYS_WINDOW,
 	KEYS_RESET,
@@ -202,6 +202,15 @@ enum keys_action {
 	KEYS_HEAP_PROF_OFF,
 	KEYS_CENSUS,
 	KEYS_EXPORT,
+	KEYS_LEFT,		/* the timeline: cursor a cell back */
+	KEYS_RIGHT,
+	KEYS_TL_IN,		/* zoom in, about the cursor */
+	KEYS_TL_OUT,
+	KEYS_TL_FIT,		/* the whole run */
+	KEYS_TL_MARK_NEXT,
+	KEYS_TL_MARK_PREV,
+	KEYS_TL_LONG_NEXT,	/* the next longest GC pause */
+	KEYS_TL_LONG_PREV,
 	KEYS_NACTIONS
 };
 
@@ -251,9 +260,10 @@ void		 layout_place(struct layout_item *, int, int, int, int, int);
 
 /* A pane's view state; ops draw from the model into lines. */
 struct pane;
+struct view;
 struct pane_ops {
 	const char	*name;
-	const char	*key;		/* the zoom key, "1".."7" */
+	const char	*key;		/* the zoom key, "1".."8" */
 	const char	*const *sorts;	/* sort column names, or NULL */
 	int		 select;	/* has a row selection */
 	int		 win;		/* its window at first, -1: none */
@@ -283,7 +293,12 @@ struct pane {
 	int		 page;		/* rows shown by the last render */
 	char		 filter[PANE_FILTER_MAX];
 	void		*data;		/* the pane's scratch */
+	struct view	*view;		/* its view: the shared time cursor */
+	const struct evtop_status *st;	/* the loop's, from the last frame */
 };
+
+/* What an action may return besides 0 and 1: go to the view's cursor. */
+#define PANE_SEEK	2
 
 void		 pane_scroll(struct pane *, enum keys_action);
 int		 pane_rows(struct pane *, int, int);
@@ -297,6 +312,7 @@ extern const struct pane_ops pane_nonmoving_ops;
 extern const struct pane_ops pane_ccs_ops;
 extern const struct pane_ops pane_threads_ops;
 extern const struct pane_ops pane_msgs_ops;
+extern const struct pane_ops pane_timeline_ops;
 
 /* header.c */
 int		 header_rows(int);
@@ -304,7 +320,7 @@ void		 header_render(struct lines *, const struct model *,
 		     const struct evtop_status *, int);
 
 /* view.c: the screen without the terminal */
-#define VIEW_NPANES	7
+#define VIEW_NPANES	8
 #define VIEW_PROMPT_FILTER	1	/* the focused pane's filter */
 #define VIEW_PROMPT_GOTO	2	/* g: a time to go to */
 struct view;

@@ -49,7 +49,7 @@ struct view {
 
 static const struct pane_ops *const view_ops[VIEW_NPANES] = {
 	&pane_caps_ops, &pane_gc_ops, &pane_heap_ops, &pane_nonmoving_ops,
-	&pane_ccs_ops, &pane_threads_ops, &pane_msgs_ops,
+	&pane_ccs_ops, &pane_threads_ops, &pane_msgs_ops, &pane_timeline_ops,
 };
 
 /* The overview: column (when there are two) and importance of each. */
@@ -64,6 +64,7 @@ static const struct {
 	{ 1, 3 },	/* cost centres */
 	{ 1, 4 },	/* threads */
 	{ 1, 5 },	/* messages */
+	{ 0, 7 },	/* timeline: where there is room */
 };
 
 struct view *
@@ -85,6 +86,7 @@ view_new(enum evtop_src_kind kind)
 		v->pane[i].ops = view_ops[i];
 		v->pane[i].self = 1;
 		v->pane[i].win = view_ops[i]->win;
+		v->pane[i].view = v;
 	}
 	v->zoom = -1;
 	v->cursor = VIEW_NO_CURSOR;
@@ -482,7 +484,7 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_RANGE_END:
 		return view_range_key(v, a);
 	case KEYS_ZOOM1: case KEYS_ZOOM2: case KEYS_ZOOM3: case KEYS_ZOOM4:
-	case KEYS_ZOOM5: case KEYS_ZOOM6: case KEYS_ZOOM7:
+	case KEYS_ZOOM5: case KEYS_ZOOM6: case KEYS_ZOOM7: case KEYS_ZOOM8:
 		n = a - KEYS_ZOOM1;
 		if (v->zoom == n)
 			v->zoom = -1;
@@ -550,8 +552,12 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 		break;
 	}
 	/* The focused pane's own keys. */
-	if (p->ops->action != NULL && p->ops->action(p, a))
-		return UI_NONE;
+	if (p->ops->action != NULL && (n = p->ops->action(p, a)) != 0) {
+		if (n != PANE_SEEK || v->cursor == VIEW_NO_CURSOR)
+			return UI_NONE;
+		v->seek_ns = v->cursor;
+		return UI_SEEK;
+	}
 	switch (a) {
 	case KEYS_SORT_PREV:
 	case KEYS_SORT_NEXT:
@@ -716,6 +722,8 @@ view_render(struct view *v, const struct model *m,
 	v->range_on = st->range_on;
 	v->now_ns = st->file_time;
 	v->last_ns = st->file_last;
+	for (i = 0; i < VIEW_NPANES; i++)
+		v->pane[i].st = st;
 	if (s->width < VIEW_MIN_W || s->height < VIEW_MIN_H) {
 		lines_put(s, 0, 0, LINES_WARN, "evtop: terminal too small",
 		    s->width);

@@ -388,5 +388,61 @@ else
 	echo "SKIPPED: socket tests (no fake producer)"
 fi
 
+# ----------------------------------------------------------------------
+# The timeline (8): the whole run with the reference's figures, the
+# longest pause (l), zoom (i, o, f), the cursor, markers (m).
+
+start tl 120 36 "$EVTOP --speed 0 $FIX/gc.eventlog"
+wait_for tl "done"
+$T send-keys -t tl 8
+wait_for tl " 8 Timeline"
+n=$(jnum "$TMP/gc.json" gc collections)
+max=$($FMT ns "$(jnum "$TMP/gc.json" gc pause_max_ns)")
+wait_for tl "$n GC pauses (longest $max)"
+ok $? "8: the timeline of the whole run, $n pauses, the longest $max"
+screen tl >"$TMP/tl.1"
+grep -q "^cap 0 " "$TMP/tl.1" && grep -q "^cap 1 " "$TMP/tl.1" &&
+    grep -q "^GC " "$TMP/tl.1" && grep -q "^heap" "$TMP/tl.1" &&
+    grep -q "^time " "$TMP/tl.1" && grep "^longest" "$TMP/tl.1" |
+    grep -qF "▲$max"
+ok $? "120x36: axis, caps, GC, heap; the longest pause marked ▲$max"
+$T send-keys -t tl l
+wait_for tl "GC pause $max"
+ok $? "l: the cursor on the longest pause: $(screen tl | grep '^cursor')"
+$T send-keys -t tl i i i
+wait_for tl "x64"
+ok $? "i i i: zoomed x64 at the cursor: $(screen tl | sed -n 4p)"
+wait_for tl "GC pause $max"
+ok $? "zoomed: the cursor still on the longest pause"
+c1=$(screen tl | grep '^cursor' | awk '{print $2}')
+$T send-keys -t tl Right Right Right
+_end=$(($(date +%s) + 10))
+while c2=$(screen tl | grep '^cursor' | awk '{print $2}'); [ "$c2" = "$c1" ] &&
+    [ "$(date +%s)" -lt "$_end" ]; do sleep 0.05; done
+[ "$c2" != "$c1" ]
+ok $? "Right moves the cursor: $c1 to $c2"
+$T send-keys -t tl o
+wait_for tl "x16"
+ok $? "o: zoomed out to x16"
+$T send-keys -t tl f
+wait_for tl "whole run"
+ok $? "f: the whole run again"
+$T send-keys -t tl q
+wait_gone tl " 8 Timeline"
+ok $? "q quits from the timeline"
+$T kill-session -t tl 2>/dev/null
+
+start tlm 200 60 "$EVTOP --speed 0 $FIX/messages.eventlog"
+wait_for tlm "done"
+$T send-keys -t tlm 8
+wait_for tlm "12 markers"
+grep_marks=$(screen tlm | grep '^marks')
+echo "$grep_marks" | grep -qF "beta phase 3"
+ok $? "200x60: 12 markers, labels in the marks row"
+$T send-keys -t tlm Home m m
+wait_for tlm "cursor 0.0033"
+ok $? "Home m m: the cursor on the second marker (3.30 ms): $(screen tlm | grep '^cursor')"
+$T kill-session -t tlm 2>/dev/null
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

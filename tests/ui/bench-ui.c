@@ -2,7 +2,8 @@
  * bench-ui.c: how long a frame takes to render into lines (no terminal)
  * from a big model: 64 capabilities, 100 000 threads, 10 000 cost
  * centres, deep stacks, GCs, a heap profile and messages, all built
- * through model_apply() from synthetic events.  The budget is 5 ms of CPU
+ * through model_apply() from synthetic events, and the timeline's summary
+ * of them (64 caps over all its buckets).  The budget is 5 ms of CPU
  * a frame; it exits 1 when the median frame goes over.  --show prints the
  * overview frames it measures.
  */
@@ -24,6 +25,7 @@
 
 struct gen {
 	struct model	*m;
+	struct tl	*tl;
 	uint64_t	 t;
 	uint64_t	 rng;
 	uint64_t	 events;
@@ -52,6 +54,7 @@ static void
 gen_apply(struct gen *g, struct proto_ev *ev)
 {
 	model_apply(g->m, ev);
+	tl_event(g->tl, ev);
 	g->events++;
 	g->t += 7;
 }
@@ -273,7 +276,7 @@ main(int argc, char **argv)
 	static const int	 sizes[][2] = { { 80, 24 }, { 200, 60 } };
 	static const char *const names[] = { "overview", "1 caps", "2 GC",
 	    "3 heap", "4 nonmoving", "5 cost centres", "6 threads",
-	    "7 messages" };
+	    "7 messages", "8 timeline" };
 	int			 sz, z;
 
 	/* Unicode glyphs, as in a UTF-8 terminal (wcwidth costs too). */
@@ -281,7 +284,7 @@ main(int argc, char **argv)
 		setlocale(LC_CTYPE, "");
 	memset(&g, 0, sizeof g);
 	g.rng = 88172645463325252ULL;
-	if ((g.m = model_new()) == NULL)
+	if ((g.m = model_new()) == NULL || (g.tl = tl_new()) == NULL)
 		return 1;
 	model_set_reorder(g.m, 0, 0);
 	t0 = now_ms();
@@ -293,6 +296,10 @@ main(int argc, char **argv)
 	    (unsigned long long)g.m->prof.stacks,
 	    (unsigned long long)g.events, now_ms() - t0);
 	uitest_status(&st, "synthetic", EVTOP_SRC_UNIX);
+	st.timeline = g.tl;
+	printf("bench-ui: timeline summary of %d caps, %zu buckets of %llu "
+	    "ns\n", tl_ncaps(g.tl), tl_nbuckets(g.tl),
+	    (unsigned long long)tl_width(g.tl));
 	if (argc > 1 && strcmp(argv[1], "--show") == 0) {
 		/* The frames being measured, to look at. */
 		v = view_new(EVTOP_SRC_UNIX);
@@ -376,5 +383,6 @@ main(int argc, char **argv)
 	printf("bench-ui: slowest median frame %.3f ms (budget %.1f ms): %s\n",
 	    maxmed, BUDGET_MS, fail ? "OVER BUDGET" : "ok");
 	model_free(g.m);
+	tl_free(g.tl);
 	return fail;
 }

@@ -177,6 +177,57 @@ wait_for rng 'range 0\.200s-0\.450s'
 shot rng range-gc-cost-centres 160 44
 $T kill-session -t rng
 
+# The timeline (8): the whole run of tests/fixtures/gc.eventlog (the demo
+# is in GC nearly all the time: -hc -i0.2 censuses); zoomed in on the longest GC
+# pause (l, then i three times: the range read from the file); 200x60;
+# the markers of tests/fixtures/messages.eventlog; threads by their ids
+# (tests/fixtures/threads.eventlog zoomed in); monochrome ASCII.
+$T new-session -d -s tl -x 120 -y 36 "./evtop --speed 0 tests/fixtures/gc.eventlog"
+wait_for tl ' done'
+$T send-keys -t tl 8
+wait_for tl '^ 8 Timeline'
+shot tl pane-8-timeline 120 36
+$T send-keys -t tl l i i i
+wait_for tl 'x64'
+wait_for tl 'GC pause'
+shot tl pane-8-timeline-zoom 120 36
+$T send-keys -t tl f
+$T resize-window -t tl -x 200 -y 60
+wait_for tl 'whole run'
+wait_for tl '^F1Help'
+shot tl pane-8-timeline-200x60 200 60
+$T kill-session -t tl
+$T new-session -d -s tlm -x 120 -y 24 "./evtop --speed 0 tests/fixtures/messages.eventlog"
+wait_for tlm ' done'
+$T send-keys -t tlm 8 Home m m
+wait_for tlm '^cursor'
+shot tlm pane-8-timeline-markers 120 24
+$T kill-session -t tlm
+$T new-session -d -s tlt -x 120 -y 24 "./evtop --speed 0 tests/fixtures/threads.eventlog"
+wait_for tlt ' done'
+$T send-keys -t tlt 8 i i i i
+wait_for tlt 'x256'
+wait_for tlt 'T[0-9]'
+shot tlt pane-8-timeline-threads 120 24
+$T kill-session -t tlt
+$T new-session -d -s tla -x 100 -y 30 "env NO_COLOR=1 LANG=C LC_ALL=C ./evtop --speed 0 tests/fixtures/gc.eventlog"
+wait_for tla ' done'
+$T send-keys -t tla 8
+wait_for tla '8 Timeline'
+$T send-keys -t tla l
+wait_for tla 'GC pause'
+shot tla pane-8-timeline-mono-ascii 100 30
+$T kill-session -t tla
+# The whole 450 MB run of a real -N2 program, when make bench has made it.
+if [ -s build/bench/ghc-n2.eventlog ]; then
+	$T new-session -d -s tlb -x 200 -y 60 "./evtop --speed 0 build/bench/ghc-n2.eventlog"
+	wait_for tlb ' done' 120
+	$T send-keys -t tlb 8
+	wait_for tlb '^ 8 Timeline'
+	shot tlb pane-8-timeline-ghc-n2-200x60 200 60
+	$T kill-session -t tlb
+fi
+
 # Monochrome and ASCII: NO_COLOR=1 LANG=C.
 $T new-session -d -s mono -x 100 -y 30 "env NO_COLOR=1 LANG=C LC_ALL=C ./evtop --speed 0 $LOG"
 wait_for mono ' done'

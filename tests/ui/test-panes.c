@@ -182,7 +182,9 @@ test_all_sizes(void)
 	struct evtop_cmd	 cmd;
 	struct model		*m;
 	struct view		*v;
+	struct tl		*tl;
 	const char		*f;
+	char			 path[512];
 	size_t			 i, s, z, j;
 	int			 ascii_ok = 1, frames = 0;
 
@@ -192,10 +194,16 @@ test_all_sizes(void)
 			continue;
 		}
 		uitest_status(&st, fixtures[i], EVTOP_SRC_FILE);
+		snprintf(path, sizeof path, "%s/%s.eventlog", dir, fixtures[i]);
+		st.source = path;
+		st.timeline = tl = uitest_tl(path);
 		for (z = 0; z <= VIEW_NPANES; z++) {
 			v = view_new(EVTOP_SRC_FILE);
 			if (z > 0)
 				press(v, KEYS_CHAR, '0' + (int)z, &cmd);
+			/* The timeline zoomed in, reading the file. */
+			if (z == 8)
+				press(v, KEYS_CHAR, 'i', &cmd);
 			for (s = 0; s < sizeof sz / sizeof sz[0]; s++) {
 				uitest_frame(v, m, &st, sz[s][0], sz[s][1], 0);
 				f = uitest_frame(v, m, &st, sz[s][0], sz[s][1],
@@ -207,6 +215,7 @@ test_all_sizes(void)
 			}
 			view_free(v);
 		}
+		tl_free(tl);
 		model_free(m);
 	}
 	ok(frames > 0 && ascii_ok, "%d frames of every pane and fixture; "
@@ -262,6 +271,7 @@ test_corpus(const char *cdir)
 	struct dirent		*de;
 	struct model		*m;
 	struct view		*v;
+	struct tl		*tl;
 	DIR			*d;
 	char			 path[1024];
 	size_t			 n, s, z;
@@ -280,10 +290,15 @@ test_corpus(const char *cdir)
 			continue;
 		logs++;
 		uitest_status(&st, path, EVTOP_SRC_FILE);
+		st.timeline = tl = uitest_tl(path);
 		for (z = 0; z <= VIEW_NPANES; z++) {
 			v = view_new(EVTOP_SRC_FILE);
 			if (z > 0)
 				press(v, KEYS_CHAR, '0' + (int)z, &cmd);
+			if (z == 8) {
+				press(v, KEYS_CHAR, 'i', &cmd);
+				press(v, KEYS_CHAR, 'i', &cmd);
+			}
 			for (s = 0; s < sizeof sz / sizeof sz[0]; s++) {
 				uitest_frame(v, m, &st, sz[s][0], sz[s][1],
 				    (int)(s & 1));
@@ -291,6 +306,7 @@ test_corpus(const char *cdir)
 			}
 			view_free(v);
 		}
+		tl_free(tl);
 		model_free(m);
 	}
 	closedir(d);
@@ -872,8 +888,12 @@ test_view(void)
 	/* Help. */
 	press(v, KEYS_FN, 1, &cmd);
 	f = uitest_frame(v, m, &st, 80, 24, 0);
-	ok(has(f, "start heap profiling") && has(f, "q F10") && has(f,
-	    "this help"), "F1: help");
+	ok(has(f, "q F10") && has(f, "this help"), "F1: help");
+	/* It scrolls at 80x24: End shows the last keys. */
+	press(v, KEYS_SYM, KEYS_SYM_END, &cmd);
+	f = uitest_frame(v, m, &st, 80, 24, 0);
+	ok(has(f, "start heap profiling") && !has(f, "this help"),
+	    "help scrolled to its end");
 	press(v, KEYS_CHAR, 'x', &cmd);
 	f = uitest_frame(v, m, &st, 80, 24, 0);
 	ok(!has(f, "this help") && has(f, "F1Help"), "any key leaves help");
@@ -933,6 +953,210 @@ test_view(void)
 	model_free(m);
 }
 
+/* The line that begins with label, or "". */
+static const char *
+row_of(const char *text, const char *label)
+{
+	static char	 buf[4096];
+	const char	*p;
+	size_t		 n = strlen(label);
+
+	for (p = text; p != NULL; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (strncmp(p, label, n) == 0)
+			return nth_line(p, 0);
+	buf[0] = '\0';
+	return buf;
+}
+
+/* The timeline (8) of a fixture, with its summary and its file. */
+static struct view *
+tl_view(const char *name, struct model **m, struct tl **tl,
+    struct evtop_status *st, char *path, size_t size)
+{
+	struct evtop_cmd	cmd;
+	struct view		*v;
+
+	snprintf(path, size, "%s/%s.eventlog", dir, name);
+	*m = uitest_model(path);
+	*tl = uitest_tl(path);
+	uitest_status(st, path, EVTOP_SRC_FILE);
+	st->timeline = *tl;
+	v = view_new(EVTOP_SRC_FILE);
+	press(v, KEYS_CHAR, '8', &cmd);
+	return v;
+}
+
+/* Frames until the pane has read what it needs from the file. */
+static const char *
+tl_frame(struct view *v, const struct model *m, const struct evtop_status *st,
+    int w, int h, int ascii)
+{
+	const char	*f;
+	int		 i;
+
+	for (i = 0; i < 50; i++) {
+		f = uitest_frame(v, m, st, w, h, ascii);
+		if (!view_dirty(v))
+			break;
+	}
+	return f;
+}
+
+static void
+test_timeline(void)
+{
+	struct evtop_status	 st;
+	struct evtop_cmd	 cmd;
+	struct model		*m;
+	struct tl		*tl;
+	struct view		*v;
+	const struct model_gc_rec *r, *longest = NULL;
+	const char		*f;
+	char			 path[512], want[128], a[FMT_MAX];
+	long long		 pauses = figure("gc", "gc", "collections");
+	long long		 pmax = figure("gc", "gc", "pause_max_ns");
+	uint64_t		 c0;
+	int			 i, j, n;
+	enum ui_action		 ua;
+
+	v = tl_view("gc", &m, &tl, &st, path, sizeof path);
+	if (m == NULL || tl == NULL) {
+		ok(0, "timeline: load gc");
+		return;
+	}
+	f = tl_frame(v, m, &st, 200, 60, 0);
+	snprintf(want, sizeof want, "whole run %s, %lld GC pauses (longest "
+	    "%s)", fmt_ns(a, tl_now(tl) - tl_start(tl)), pauses,
+	    fmt_ns(want + 100, (uint64_t)pmax));
+	ok(pauses == 205 && has(f, " 8 Timeline") && has(f, want),
+	    "200x60: the title has the reference's %lld pauses and longest "
+	    "%lld ns: %s", pauses, pmax, line_with(f, "8 Timeline"));
+	ok(has(f, "cap 0") && has(f, "cap 1") && !has(f, "cap 2") &&
+	    has(f, "\nGC ") && has(f, "\nheap") && has(f, "\nlive") &&
+	    has(f, "\nmarks") && has(f, "\ntime "), "200x60: axis, marks, "
+	    "2 caps, GC, heap and live rows");
+	snprintf(want, sizeof want, "\xe2\x96\xb2%s", fmt_ns(a,
+	    (uint64_t)pmax));
+	ok(has(row_of(f, "longest"), want), "the longest pause is marked "
+	    "%s", want);
+	/* Each cap's row: busy cells, blocks of eighths. */
+	ok(has(line_with(f, "cap 0"), "\xe2\x96\x88") &&
+	    has(row_of(f, "GC "), "\xe2\x96"), "cap and GC rows have "
+	    "blocks");
+	/* 80x24 has the same rows but live. */
+	f = tl_frame(v, m, &st, 80, 24, 0);
+	ok(has(f, "cap 0") && has(f, "cap 1") && has(f, "\nGC ") &&
+	    has(f, "\ntime "), "80x24: axis, caps and GC");
+	f = tl_frame(v, m, &st, 80, 24, 1);
+	ok(has(line_with(f, "cap 0"), "#") && !has(f, "\xe2"),
+	    "ASCII: # for busy cells, nothing but ASCII");
+
+	/* l: the cursor on the longest pause, the model's record says where
+	 * it began. */
+	for (i = 0; (r = model_gc_recent(m, i)) != NULL; i++)
+		if (longest == NULL || r->end - r->start > longest->end -
+		    longest->start)
+			longest = r;
+	press(v, KEYS_CHAR, 'l', &cmd);
+	ok(longest != NULL && view_cursor(v) == longest->start &&
+	    longest->end - longest->start == (uint64_t)pmax,
+	    "l: the cursor at the longest pause, %s", fmt_time(a,
+	    view_cursor(v)));
+	press(v, KEYS_CHAR, 'l', &cmd);
+	c0 = view_cursor(v);
+	press(v, KEYS_CHAR, 'L', &cmd);
+	ok(c0 != longest->start && view_cursor(v) == longest->start,
+	    "l again: the next longest; L: back to the longest");
+	/* Zoom in at it: the status line says what the cursor's column
+	 * holds, read from the file. */
+	for (i = 0; i < 6; i++)
+		press(v, KEYS_CHAR, 'i', &cmd);
+	f = tl_frame(v, m, &st, 200, 60, 0);
+	snprintf(want, sizeof want, "GC pause %s", fmt_ns(a,
+	    (uint64_t)pmax));
+	ok(has(f, "x4096") && has(f, want) && !view_dirty(v),
+	    "zoomed x4096 at it: %s", line_with(f, "cursor"));
+	/* In it, the caps are in GC: GC blocks over the cursor's column. */
+	ok(has(row_of(f, "GC "), "\xe2\x96\x88\xe2\x96\x88"),
+	    "its pause fills GC cells");
+	ua = press(v, KEYS_SYM, KEYS_SYM_ENTER, &cmd);
+	ok(ua == UI_SEEK && view_seek_ns(v) == longest->start,
+	    "Enter asks the loop to go to the cursor");
+	c0 = view_cursor(v);
+	press(v, KEYS_SYM, KEYS_SYM_RIGHT, &cmd);
+	ok(view_cursor(v) > c0, "Right moves the cursor on");
+	press(v, KEYS_SYM, KEYS_SYM_LEFT, &cmd);
+	press(v, KEYS_SYM, KEYS_SYM_LEFT, &cmd);
+	ok(view_cursor(v) < c0, "Left moves it back");
+	press(v, KEYS_CHAR, 'f', &cmd);
+	f = tl_frame(v, m, &st, 200, 60, 0);
+	ok(has(f, "whole run"), "f: the whole run again");
+	press(v, KEYS_SYM, KEYS_SYM_HOME, &cmd);
+	ok(view_cursor(v) == tl_start(tl), "Home: the start of the run");
+	view_free(v);
+	tl_free(tl);
+	model_free(m);
+
+	/* Markers: the reference's count, labels on screen, m and M. */
+	v = tl_view("messages", &m, &tl, &st, path, sizeof path);
+	if (m == NULL || tl == NULL) {
+		ok(0, "timeline: load messages");
+		return;
+	}
+	f = tl_frame(v, m, &st, 200, 60, 0);
+	snprintf(want, sizeof want, "%lld markers", figure("messages",
+	    "messages", "markers"));
+	ok(has(f, want) && has(row_of(f, "marks"), "beta phase 3"),
+	    "markers: %s, labels in the marks row", want);
+	{
+		size_t			 nm;
+		const struct tl_mark	*mk = tl_marks(tl, &nm);
+
+		press(v, KEYS_SYM, KEYS_SYM_HOME, &cmd);
+		press(v, KEYS_CHAR, 'm', &cmd);
+		c0 = view_cursor(v);
+		press(v, KEYS_CHAR, 'm', &cmd);
+		n = view_cursor(v) == mk[1].time;
+		press(v, KEYS_CHAR, 'M', &cmd);
+		ok(nm == 12 && c0 == mk[0].time && n && view_cursor(v) ==
+		    mk[0].time, "m, m, M: the first, second, first marker "
+		    "(%s)", mk[0].label);
+	}
+	view_free(v);
+	tl_free(tl);
+	model_free(m);
+
+	/* Zoomed in far: the thread each cap runs, by its id. */
+	v = tl_view("threads", &m, &tl, &st, path, sizeof path);
+	if (m == NULL || tl == NULL) {
+		ok(0, "timeline: load threads");
+		return;
+	}
+	tl_frame(v, m, &st, 200, 60, 0);
+	for (i = 0; i < 4; i++)
+		press(v, KEYS_CHAR, 'i', &cmd);
+	f = tl_frame(v, m, &st, 200, 60, 0);
+	{
+		const char	*row = row_of(f, "cap 0");
+		const char	*t = strstr(row + 5, "T");
+		uint32_t	 id = t != NULL ? (uint32_t)atoi(t + 1) : 0;
+
+		/* The model knows the thread. */
+		ok(t != NULL && id > 0 && model_thread_find(m, id) != NULL,
+		    "x256: cap 0 runs T%u, a thread of the run", id);
+	}
+	/* Up and Down scroll the caps when they do not fit. */
+	f = tl_frame(v, m, &st, 80, 8, 0);
+	j = has(f, "cap 0");
+	press(v, KEYS_SYM, KEYS_SYM_DOWN, &cmd);
+	f = tl_frame(v, m, &st, 80, 8, 0);
+	ok(j && !has(f, "cap 0") && has(f, "cap 1"), "80x8: Down scrolls to "
+	    "cap 1");
+	view_free(v);
+	tl_free(tl);
+	model_free(m);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -953,6 +1177,7 @@ main(int argc, char **argv)
 	test_sparks();
 	test_caps_chart();
 	test_view();
+	test_timeline();
 	if (argc > 2) {
 		test_gc_many(argv[2]);
 		test_corpus(argv[2]);

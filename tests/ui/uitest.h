@@ -12,6 +12,7 @@
 
 #include "ui.h"
 #include "model.h"
+#include "time/tl.h"
 
 #define UITEST_FN static __attribute__((unused))
 
@@ -40,6 +41,26 @@ uitest_model(const char *path)
 	model_flush(m);
 	reader_free(mg);
 	return m;
+}
+
+/* The timeline's summary of an eventlog, every event in time order. */
+UITEST_FN struct tl *
+uitest_tl(const char *path)
+{
+	struct reader	*mg;
+	struct tl	*tl;
+	struct proto_ev	 ev;
+	char		*cause = NULL;
+
+	if ((mg = reader_open(path, &cause)) == NULL) {
+		free(cause);
+		return NULL;
+	}
+	if ((tl = tl_new()) != NULL)
+		while (reader_next(mg, &ev) == PROTO_EVENT)
+			tl_event(tl, &ev);
+	reader_free(mg);
+	return tl;
 }
 
 /* A status as the loop gives it for a finished replay of path. */
