@@ -449,14 +449,16 @@ loop_step(struct loop *l, short revents, uint64_t now)
 static void
 loop_replay(struct loop *l, uint64_t start)
 {
-	struct proto_ev	ev;
-	unsigned	n = 0;
+	const struct proto_ev *evs;
+	size_t		k, i, n = 0;
 	uint64_t	now = start;
 
-	while (replay_next(l->rp, now, &ev) == PROTO_EVENT) {
-		loop_event(l, &ev);
+	while ((k = replay_take(l->rp, now, &evs)) > 0) {
+		for (i = 0; i < k; i++)
+			loop_event(l, &evs[i]);
 		l->changed = 1;
-		if ((++n & 255) == 0) {
+		if ((n += k) >= 256) {
+			n = 0;
 			now = source_now();
 			if (now - start >= LOOP_SLICE_NS)
 				break;

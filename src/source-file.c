@@ -132,21 +132,33 @@ replay_fill(struct replay *rp, uint64_t now)
 	return 1;
 }
 
-/* The next event if it is due: PROTO_EVENT, else PROTO_AGAIN. */
-enum proto_res
-replay_next(struct replay *rp, uint64_t now, struct proto_ev *ev)
+/*
+ * The events due now, at *evs, and how many (0: none yet): paced, one at
+ * a time; as fast as possible, all read ahead (the loop's cost per event
+ * is the replay's pace then).  They last until the next call.
+ */
+size_t
+replay_take(struct replay *rp, uint64_t now, const struct proto_ev **evs)
 {
+	size_t	k = 1;
+
 	if (rp->paused && !rp->to_end)
-		return PROTO_AGAIN;
+		return 0;
 	if (!replay_fill(rp, now))
-		return PROTO_AGAIN;
-	if (!rp->to_end && rp->speed > 0 && replay_due(rp) > now)
-		return PROTO_AGAIN;
-	*ev = *rp->ev;
+		return 0;
+	if (!rp->to_end && rp->speed > 0) {
+		if (replay_due(rp) > now)
+			return 0;
+	} else {
+		/* The held event and the rest read with it. */
+		k += rp->n - rp->i;
+		rp->i = rp->n;
+	}
+	*evs = rp->ev;
 	rp->have = 0;
-	rp->pos = ev->time;
-	rp->delivered++;
-	return PROTO_EVENT;
+	rp->pos = rp->ev[k - 1].time;
+	rp->delivered += k;
+	return k;
 }
 
 /* Milliseconds until the next event is due; -1 if none will be. */
