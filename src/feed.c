@@ -12,9 +12,10 @@
  * ghc-n2) and took 1.1-1.2 s where one thread takes 0.63 s; handing over
  * by polling (below) still moves every event's cache line from one core to
  * the other, and on a shared machine whichever side is descheduled stalls
- * the other (4 times slower under a load of 5).  Handing over frames and
- * decoding on the model's side moves a seventh of the bytes but leaves
- * that side 170 instructions an event: no better than one thread by count.
+ * the other (4 to 5 times slower under a load of 6).  Handing over frames
+ * and decoding on the model's side moves a seventh of the bytes but leaves
+ * that side 168 of the 215 instructions an event: a fifth less at best,
+ * before the hand-off's own cost (it was no better, measured loaded).
  *
  * Ownership keeps it simple: once feed_new() returns, the reader thread
  * alone touches the reader; the caller alone touches the model.  They
