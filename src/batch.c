@@ -2,14 +2,18 @@
  * batch.c: evtop --batch: the model printed as text (like `top -b`) or as
  * one JSON object per line, every --interval seconds of event time and
  * once at the end.  Files are replayed as fast as they can be read, in
- * time order: reader.c's, read on a second core (feed.c) when its events
- * last that long.
+ * time order: reader.c's, through feed.c on this thread (its reader thread
+ * has not paid so far: see feed.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "evtop.h"
 #include "model.h"
+
+#ifndef BATCH_THREAD
+#define BATCH_THREAD		0	/* 1: read on a second thread (feed.c) */
+#endif
 
 static void
 batch_error(struct model *m, const struct evtop_opts *o, const char *err)
@@ -42,7 +46,7 @@ batch_file(const struct evtop_opts *o)
 	model_set_reorder(m, 0, 0);	/* the reader gives time order */
 	if ((dec = reader_dec(rd)) != NULL)
 		model_header(m, dec);
-	if ((fd = feed_new(rd, 1)) == NULL) {
+	if ((fd = feed_new(rd, BATCH_THREAD)) == NULL) {
 		fprintf(stderr, "evtop: out of memory\n");
 		return 1;
 	}

@@ -1,42 +1,56 @@
 /*
- * feed.c: a file's events, put in time order and decoded by reader.c on a
- * thread of their own, handed to `evtop --batch` a slab at a time.
+ * feed.c: a file's events, put in time order and decoded by reader.c,
+ * handed to `evtop --batch` a slab at a time: on this thread (the
+ * default), or on a thread of their own (feed_new(r, 1)).
  *
- * Why a thread, where evtop otherwise has none (STYLE.md): replaying a
- * file is the one job with more work than one core does at the rate the
- * model issue asks (10 times the Haskell decoder's bare decode), and it
- * splits in two with nothing shared but finished events: framing,
- * merging and decoding, about 40% of a replay, on one core; the model and
- * its output on the other.  (Handing over framed events to decode on the
- * model's side moved less data but left that side more to do: slower.)
+ * The thread splits a replay in two with nothing shared but finished
+ * events: framing, merging and decoding (about 90 instructions an event
+ * on the GHC logs) on one core; the model and its output (about 120) on
+ * the other.  It does not pay on the machines measured so far, which is
+ * why --batch reads on its own thread: a hand-off by mutex and condition
+ * variables slept and woke for every slab (30,000 context switches on
+ * ghc-n2) and took 1.1-1.2 s where one thread takes 0.63 s; handing over
+ * by polling (below) still moves every event's cache line from one core to
+ * the other, and on a shared machine whichever side is descheduled stalls
+ * the other (4 to 5 times slower under a load of 6).  Handing over frames
+ * and decoding on the model's side moves a seventh of the bytes but leaves
+ * that side 168 of the 215 instructions an event: a fifth less at best,
+ * before the hand-off's own cost (it was no better, measured loaded).
  *
  * Ownership keeps it simple: once feed_new() returns, the reader thread
  * alone touches the reader; the caller alone touches the model.  They
- * share FEED_SLABS slabs of FEED_N events and two counters under one
- * mutex, and a slab is in one hand at a time: the reader fills slab
- * `filled % FEED_SLABS` while fewer than FEED_SLABS are unreleased, the
- * caller reads slab `taken % FEED_SLABS` and releases it when it asks for
- * the next.  The events' borrowed pointers point into the reader's
+ * share FEED_SLABS slabs of FEED_N events and two counters, each written
+ * by one side only, and a slab is in one hand at a time: the reader fills
+ * slab `filled % FEED_SLABS` while fewer than FEED_SLABS are unreleased,
+ * the caller reads slab `taken % FEED_SLABS` and releases it when it asks
+ * for the next.  The events' borrowed pointers point into the reader's
  * mapping, which lives until reader_free().  After feed_free() the reader
  * is the caller's again (for reader_error()).
  *
- * Without the thread (feed_new(r, 0), when none can be started, or when
- * the reader's events do not last: reader_lasting()) the caller fills each
- * slab itself: the same events, in the same slabs.
+ * Without the thread (feed_new(r, 0), when none can be started, when the
+ * process may run on one core only, or when the reader's events do not
+ * last: reader_lasting()) the caller fills a slab itself: the same events.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdalign.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "evtop.h"
 
 #ifndef FEED_N
-#define FEED_N		2048		/* events in a slab: 352 KB */
+#define FEED_N		256		/* events in a slab: 44 KB */
 #endif
 #define FEED_SLABS	8
+#ifndef FEED_SPIN
+#define FEED_SPIN	(1 << 14)	/* polls before a wait sleeps */
+#endif
 
 struct feed_slab {
-	struct proto_ev	 ev[FEED_N];
+	alignas(64) struct proto_ev ev[FEED_N];
 	size_t		 n;		/* 0: the reader has no more */
 };
 
@@ -44,47 +58,101 @@ struct feed {
 	struct reader	*rd;
 	int		 threaded;
 	pthread_t	 thread;
+	/* Slabs counted since the start: the reader alone writes filled,
+	 * the caller alone taken (each on a cache line of its own). */
+	alignas(64) _Atomic uint64_t filled;
+	alignas(64) _Atomic uint64_t taken;
+	/* A side that found nothing to do for FEED_SPIN polls sleeps on
+	 * its condition, saying so first; the other signals it under mu. */
+	alignas(64) _Atomic int reader_asleep;
+	_Atomic int	 caller_asleep;
+	_Atomic int	 stop;		/* the caller wants no more */
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 filled_cv;	/* the reader filled a slab */
-	pthread_cond_t	 room_cv;	/* the caller released one */
-	uint64_t	 filled, taken;	/* slabs, counted since the start */
-	int		 stop;		/* the caller wants no more */
+	pthread_cond_t	 filled_cv, room_cv;
 	struct feed_slab slab[FEED_SLABS];
 
 	/* The caller's. */
-	int		 holding;	/* slab taken is being read */
+	alignas(64) int	 holding;	/* slab taken is being read */
 	int		 end;
 	int		 shrank;	/* the file shrank while read */
 };
+
+static inline void
+feed_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Wake the other side if it said it sleeps (after this side published). */
+static void
+feed_wake(struct feed *f, _Atomic int *asleep, pthread_cond_t *cv)
+{
+	if (atomic_load(asleep)) {
+		pthread_mutex_lock(&f->mu);
+		pthread_cond_signal(cv);
+		pthread_mutex_unlock(&f->mu);
+	}
+}
+
+/*
+ * Wait until ready(f): polled first (the other side is usually less than
+ * a slab away: sleeping and waking for each slab cost more than the work),
+ * then asleep.  Saying so before the last check, and the other side
+ * publishing before it looks (both sequentially consistent), one of the
+ * two sees the other: no wake-up is lost.
+ */
+static void
+feed_wait(struct feed *f, int (*ready)(struct feed *), _Atomic int *asleep,
+    pthread_cond_t *cv)
+{
+	int	i;
+
+	for (i = 0; i < FEED_SPIN; i++) {
+		if (ready(f))
+			return;
+		feed_pause();
+	}
+	pthread_mutex_lock(&f->mu);
+	atomic_store(asleep, 1);
+	while (!ready(f))
+		pthread_cond_wait(cv, &f->mu);
+	atomic_store(asleep, 0);
+	pthread_mutex_unlock(&f->mu);
+}
+
+static int
+feed_has_room(struct feed *f)
+{
+	return atomic_load(&f->filled) - atomic_load(&f->taken) < FEED_SLABS ||
+	    atomic_load(&f->stop);
+}
+
+static int
+feed_has_slab(struct feed *f)
+{
+	return atomic_load(&f->filled) != atomic_load(&f->taken);
+}
 
 static void *
 feed_reader(void *arg)
 {
 	struct feed	 *f = arg;
 	struct feed_slab *s;
+	uint64_t	  filled = 0;
 	size_t		  n;
 
 	for (;;) {
-		pthread_mutex_lock(&f->mu);
-		/* Full: wait for half the slabs, not one, so that the two
-		 * threads do not wake each other for every slab. */
-		if (f->filled - f->taken == FEED_SLABS)
-			while (f->filled - f->taken > FEED_SLABS / 2 &&
-			    !f->stop)
-				pthread_cond_wait(&f->room_cv, &f->mu);
-		if (f->stop) {
-			pthread_mutex_unlock(&f->mu);
+		if (!feed_has_room(f))
+			feed_wait(f, feed_has_room, &f->reader_asleep,
+			    &f->room_cv);
+		if (atomic_load(&f->stop))
 			return NULL;
-		}
-		s = &f->slab[f->filled % FEED_SLABS];
-		pthread_mutex_unlock(&f->mu);
-
+		s = &f->slab[filled % FEED_SLABS];
 		n = s->n = reader_next_n(f->rd, s->ev, FEED_N);
-
-		pthread_mutex_lock(&f->mu);
-		f->filled++;
-		pthread_cond_signal(&f->filled_cv);
-		pthread_mutex_unlock(&f->mu);
+		atomic_store(&f->filled, ++filled);
+		feed_wake(f, &f->caller_asleep, &f->filled_cv);
 		if (n == 0)
 			return NULL;
 	}
@@ -112,16 +180,29 @@ feed_start(struct feed *f)
 	return rc;
 }
 
+/* Whether this process may run on more than one core (not when pinned:
+ * then two threads would only take turns, and a polling one waste them). */
+static int
+feed_cores(void)
+{
+	cpu_set_t	set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == -1)
+		return 0;
+	return CPU_COUNT(&set) > 1;
+}
+
 /* Start reading r; threaded = 0 reads in feed_next() instead. */
 struct feed *
 feed_new(struct reader *r, int threaded)
 {
 	struct feed	*f;
 
-	if ((f = calloc(1, sizeof *f)) == NULL)
+	if ((f = aligned_alloc(64, sizeof *f)) == NULL)
 		return NULL;
+	memset(f, 0, sizeof *f);
 	f->rd = r;
-	if (!threaded || !reader_lasting(r))
+	if (!threaded || !reader_lasting(r) || !feed_cores())
 		return f;
 	/* (With default attributes these cannot fail.) */
 	pthread_mutex_init(&f->mu, NULL);
@@ -157,14 +238,15 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 		s = &f->slab[0];
 		s->n = reader_next_n(f->rd, s->ev, FEED_N);
 	} else {
-		pthread_mutex_lock(&f->mu);
-		if (f->holding && ++f->taken + FEED_SLABS / 2 == f->filled)
-			pthread_cond_signal(&f->room_cv);
-		while (f->filled == f->taken)
-			pthread_cond_wait(&f->filled_cv, &f->mu);
-		s = &f->slab[f->taken % FEED_SLABS];
+		if (f->holding) {
+			atomic_fetch_add(&f->taken, 1);
+			feed_wake(f, &f->reader_asleep, &f->room_cv);
+		}
+		if (!feed_has_slab(f))
+			feed_wait(f, feed_has_slab, &f->caller_asleep,
+			    &f->filled_cv);
+		s = &f->slab[atomic_load(&f->taken) % FEED_SLABS];
 		f->holding = 1;
-		pthread_mutex_unlock(&f->mu);
 	}
 	if (s->n == 0)
 		f->end = 1;
@@ -186,10 +268,8 @@ feed_free(struct feed *f)
 	if (f == NULL)
 		return;
 	if (f->threaded) {
-		pthread_mutex_lock(&f->mu);
-		f->stop = 1;
-		pthread_cond_signal(&f->room_cv);
-		pthread_mutex_unlock(&f->mu);
+		atomic_store(&f->stop, 1);
+		feed_wake(f, &f->reader_asleep, &f->room_cv);
 		pthread_join(f->thread, NULL);
 		pthread_cond_destroy(&f->room_cv);
 		pthread_cond_destroy(&f->filled_cv);

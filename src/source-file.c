@@ -5,9 +5,10 @@
  * at anchor_wall + (t - anchor_ev) / speed; every change of speed, a pause
  * and its end move the anchor to the last event delivered and now, so the
  * replay goes on from where it is.  Speed 0 delivers as fast as the loop
- * takes them.  The next event is read ahead and held until it is due
- * (its borrowed pointers stay valid: reader_next() is not called again
- * before it is handed over).
+ * takes them.  The next events are read ahead, REPLAY_N at a time (one
+ * call to the reader for many events: the replay at `*` is the reader's
+ * pace), and held until due (their borrowed pointers stay valid: the
+ * reader is not called again before the last is handed over).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,13 @@
 
 #define REPLAY_SPEED_MIN	(1.0 / 64)
 #define REPLAY_SPEED_MAX	1024.0
+#define REPLAY_N		256
 
 struct replay {
 	struct reader	*m;
-	struct proto_ev	 ev;		/* read ahead, not yet delivered */
+	struct proto_ev	 evs[REPLAY_N];	/* read ahead */
+	size_t		 i, n;		/* evs[i..n) not yet delivered */
+	struct proto_ev	*ev;		/* evs[i], when have */
 	int		 have;
 	int		 done;
 	int		 paused;
@@ -83,7 +87,7 @@ replay_anchor(struct replay *rp, uint64_t now)
 {
 	rp->anchor_wall = now;
 	rp->anchor_ev = rp->delivered > 0 ? rp->pos :
-	    (rp->have ? rp->ev.time : 0);
+	    (rp->have ? rp->ev->time : 0);
 	rp->anchored = 1;
 }
 
@@ -93,9 +97,9 @@ replay_due(const struct replay *rp)
 {
 	double	dt;
 
-	if (rp->ev.time <= rp->anchor_ev)
+	if (rp->ev->time <= rp->anchor_ev)
 		return rp->anchor_wall;
-	dt = (double)(rp->ev.time - rp->anchor_ev) / rp->speed;
+	dt = (double)(rp->ev->time - rp->anchor_ev) / rp->speed;
 	if (dt > 1e18)
 		return UINT64_MAX;
 	return rp->anchor_wall + (uint64_t)dt;
@@ -109,36 +113,52 @@ replay_fill(struct replay *rp, uint64_t now)
 		return 1;
 	if (rp->done)
 		return 0;
-	if (reader_next(rp->m, &rp->ev) != PROTO_EVENT) {
-		rp->done = 1;
-		rp->to_end = 0;
-		return 0;
+	if (rp->i == rp->n) {
+		rp->i = 0;
+		if ((rp->n = reader_next_n(rp->m, rp->evs, REPLAY_N)) == 0) {
+			rp->done = 1;
+			rp->to_end = 0;
+			return 0;
+		}
 	}
+	rp->ev = &rp->evs[rp->i++];
 	rp->have = 1;
-	if (!rp->anchored || rp->ev.time < rp->pos) {
+	if (!rp->anchored || rp->ev->time < rp->pos) {
 		/* The first event, or time went back (a new session). */
 		rp->anchor_wall = now;
-		rp->anchor_ev = rp->ev.time;
+		rp->anchor_ev = rp->ev->time;
 		rp->anchored = 1;
 	}
 	return 1;
 }
 
-/* The next event if it is due: PROTO_EVENT, else PROTO_AGAIN. */
-enum proto_res
-replay_next(struct replay *rp, uint64_t now, struct proto_ev *ev)
+/*
+ * The events due now, at *evs, and how many (0: none yet): paced, one at
+ * a time; as fast as possible, all read ahead (the loop's cost per event
+ * is the replay's pace then).  They last until the next call.
+ */
+size_t
+replay_take(struct replay *rp, uint64_t now, const struct proto_ev **evs)
 {
+	size_t	k = 1;
+
 	if (rp->paused && !rp->to_end)
-		return PROTO_AGAIN;
+		return 0;
 	if (!replay_fill(rp, now))
-		return PROTO_AGAIN;
-	if (!rp->to_end && rp->speed > 0 && replay_due(rp) > now)
-		return PROTO_AGAIN;
-	*ev = rp->ev;
+		return 0;
+	if (!rp->to_end && rp->speed > 0) {
+		if (replay_due(rp) > now)
+			return 0;
+	} else {
+		/* The held event and the rest read with it. */
+		k += rp->n - rp->i;
+		rp->i = rp->n;
+	}
+	*evs = rp->ev;
 	rp->have = 0;
-	rp->pos = ev->time;
-	rp->delivered++;
-	return PROTO_EVENT;
+	rp->pos = rp->ev[k - 1].time;
+	rp->delivered += k;
+	return k;
 }
 
 /* Milliseconds until the next event is due; -1 if none will be. */
@@ -222,6 +242,8 @@ replay_reader(struct replay *rp)
 void
 replay_moved(struct replay *rp, uint64_t t, int hold)
 {
+	rp->i = rp->n = 0;	/* what was read ahead is the old place's */
+	rp->ev = NULL;
 	rp->have = 0;
 	rp->done = 0;
 	rp->to_end = 0;

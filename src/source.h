@@ -102,7 +102,7 @@ int		 source_tcp_split(const char *, char *, size_t, char *,
 struct replay;
 struct replay	*replay_open(const char *, double, char **);
 void		 replay_free(struct replay *);
-enum proto_res	 replay_next(struct replay *, uint64_t, struct proto_ev *);
+size_t		 replay_take(struct replay *, uint64_t, const struct proto_ev **);
 int		 replay_timeout_ms(const struct replay *, uint64_t);
 int		 replay_done(const struct replay *);
 const struct proto_dec *replay_dec(const struct replay *);

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # bench-tui.sh: evtop with its TUI drawing in a real terminal (tmux), fed
 # over a Unix socket: the input rate it sustains while drawing, and how fast
-# a key is answered meanwhile.
+# a key is answered meanwhile.  Then, for each REPLAY log, a file replayed
+# as fast as possible (--speed 0, the `*` key) at 120x40: events a second
+# from the start (reader_open()'s scan included) to the end of the replay,
+# and the slowest of keys sent every 0.2 s from the file's opening on (the issue's target:
+# 30 M events/s, keys within 50 ms).
 #
-#   tests/bench/bench-tui.sh EVTOP FAKEPROD LOG
+#   tests/bench/bench-tui.sh EVTOP FAKEPROD LOG [REPLAY...]
 #
 # Two runs: a flood (the producer writes as fast as evtop reads) and a
 # steady 50 MB/s.  Each prints MB/s (from evtop's own log: connection to
@@ -11,6 +15,7 @@
 # help screen showing.
 set -eu
 EVTOP=$1 FAKEPROD=$2 LOG=$3
+shift 3
 command -v tmux >/dev/null || { echo "SKIPPED: bench-tui: tmux not installed"; exit 0; }
 T=$(mktemp -d /tmp/evtop-btui.XXXXXX)
 TM="tmux -L evtop-btui$$ -f /dev/null"
@@ -55,3 +60,43 @@ run() {	# LABEL FAKEPROD-OPTIONS...
 run "flood over a Unix socket" --chunk 1048576
 # 1 MiB, then 13 ms of sleep: about 50 MB/s here.
 run "paced producer" --chunk 1048576 --delay-us 13000
+
+# replay LOG: as fast as possible, drawing at 120x40.
+replay() {
+	local log=$1 events t0 t1 lat worst=0 n=0 k
+	events=$(cat "$log.events" 2>/dev/null || build/bench/bench_decode -c "$log")
+	rm -f $T/log
+	t0=$(now)
+	$TM new -d -x 120 -y 40 "$EVTOP --speed 0 --log $T/log $log"
+	# Keys while it replays (from when the file is open: reader_open()
+	# reads it all first): the help screen on and off, each timed.
+	for _ in $(seq 3000); do grep -q 'replaying' $T/log 2>/dev/null && break; sleep 0.01; done
+	while ! grep -q ': replayed' $T/log 2>/dev/null; do
+		k=$(now)
+		$TM send-keys '?'
+		for _ in $(seq 400); do
+			$TM capture-pane -p 2>/dev/null | grep -q 'evtop keys' && break
+			grep -q ': replayed' $T/log 2>/dev/null && break
+			sleep 0.002
+		done
+		lat=$(awk -v a=$k -v b=$(now) 'BEGIN { printf "%d", (b - a) * 1000 }')
+		grep -q ': replayed' $T/log 2>/dev/null && break
+		[ "$lat" -gt "$worst" ] && worst=$lat
+		n=$((n + 1))
+		$TM send-keys Escape
+		sleep 0.2
+		[ $(awk -v a=$t0 -v b=$(now) 'BEGIN { print (b - a > 600) }') = 1 ] && break
+	done
+	t1=$(grep ': replayed' $T/log | head -1 | cut -d' ' -f1)
+	$TM send-keys q
+	sleep 0.3
+	$TM kill-server 2>/dev/null || true
+	awk -v l="$(basename "$log")" -v a="$t0" -v b="$t1" -v e="$events" -v w="$worst" -v n="$n" 'BEGIN {
+		if (b == "") { printf "evtop TUI replay at *, %s: DID NOT END\n", l; exit }
+		printf "evtop TUI replay at * (120x40), %s: %.1f M events in %.2f s: %.1f M events/s, slowest of %d keys answered in %d ms\n",
+		    l, e / 1e6, b - a, e / (b - a) / 1e6, n, w
+	}'
+}
+for r in "$@"; do
+	replay "$r"
+done

@@ -59,9 +59,11 @@ BENCHES += bench-decode bench-show bench-show-ghc bench-batch
 .PHONY: bench-decode bench-show bench-show-ghc bench-batch
 
 # The TUI drawing in tmux while fed over a Unix socket (after bench-sources,
-# which builds the fake producer).
-bench-tui: evtop build/tests/sources/fakeprod $(BENCH_LOG)
-	tests/bench/bench-tui.sh ./evtop build/tests/sources/fakeprod $(BENCH_LOG)
+# which builds the fake producer), and replaying the GHC logs (when made) at
+# `*`.
+bench-tui: evtop build/tests/sources/fakeprod $(BENCH_LOG) build/bench/bench_decode
+	tests/bench/bench-tui.sh ./evtop build/tests/sources/fakeprod $(BENCH_LOG) \
+	    $(wildcard $(BENCH_GHC_LOGS))
 
 BENCHES += bench-tui
 .PHONY: bench-tui
