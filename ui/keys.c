@@ -30,6 +30,7 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_CHAR, '5', 0, KEYS_ZOOM5 },
 	{ KEYS_CHAR, '6', 0, KEYS_ZOOM6 },
 	{ KEYS_CHAR, '7', 0, KEYS_ZOOM7 },
+	{ KEYS_CHAR, '9', 0, KEYS_ZOOM9 },
 	{ KEYS_SYM, KEYS_SYM_TAB, 0, KEYS_FOCUS_NEXT },
 	{ KEYS_SYM, KEYS_SYM_TAB, KEYS_SHIFT, KEYS_FOCUS_PREV },
 
@@ -49,6 +50,8 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_SYM, KEYS_SYM_ENTER, 0, KEYS_ENTER },
 	{ KEYS_CHAR, 's', 0, KEYS_SELF_TOTAL },
 	{ KEYS_CHAR, 'w', 0, KEYS_WINDOW },
+	{ KEYS_CHAR, 'n', 0, KEYS_SEARCH_NEXT },
+	{ KEYS_CHAR, 'N', 0, KEYS_SEARCH_PREV },
 
 	{ KEYS_CHAR, '+', 0, KEYS_FASTER },
 	{ KEYS_CHAR, '=', 0, KEYS_FASTER },
@@ -100,13 +103,20 @@ static const struct keys_info keys_infos[] = {
 	    KEYS_ANY, 0 },
 	{ KEYS_ZOOM7, "Panes", "7", "Messages, full screen", NULL, NULL,
 	    KEYS_ANY, 0 },
+	{ KEYS_ZOOM9, "Panes", "9", "Raw events at the cursor (a file), "
+	    "full screen", NULL, NULL, KEYS_ANY, 0 },
 	{ KEYS_FOCUS_NEXT, "Panes", "Tab", "focus the next pane", "Focus",
 	    "Tab", KEYS_ANY, 0 },
 	{ KEYS_FOCUS_PREV, "Panes", "S-Tab", "focus the previous pane", NULL,
 	    NULL, KEYS_ANY, 0 },
 
-	{ KEYS_FILTER, "Focused pane", "/ F3 F4", "filter rows by text",
-	    "Filter", "/", KEYS_ANY, 0 },
+	{ KEYS_FILTER, "Focused pane", "/ F3 F4", "filter rows by text "
+	    "(raw events: search from the cursor)", "Filter", "/", KEYS_ANY,
+	    0 },
+	{ KEYS_SEARCH_NEXT, "Focused pane", "n N", "raw events: next / "
+	    "previous match", NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_SEARCH_PREV, "Focused pane", NULL, NULL, NULL, NULL, KEYS_ANY,
+	    0 },
 	{ KEYS_SORT_PREV, "Focused pane", "< >  F6", "previous / next sort column", "Sort", "<>", KEYS_ANY, 0 },
 	{ KEYS_SORT_NEXT, "Focused pane", NULL, NULL, NULL, NULL, KEYS_ANY,
 	    0 },

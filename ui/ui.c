@@ -281,6 +281,8 @@ ui_timeout_ms(const struct ui *ui)
 {
 	uint64_t	now, wait;
 
+	if (view_busy(ui->view))
+		return 0;	/* a search goes on in slices */
 	if (!ui->pending)
 		return -1;
 	now = ui_ms();
@@ -435,6 +437,7 @@ ui_draw(struct ui *ui, const struct model *m, const struct evtop_status *st,
 
 	if (ui->suspended)
 		return;
+	view_work(ui->view);
 	if (!view_dirty(ui->view) && (!changed || view_paused(ui->view)))
 		return;
 	getmaxyx(stdscr, h, w);

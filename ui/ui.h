@@ -179,7 +179,9 @@ enum keys_action {
 	KEYS_FOCUS_PREV,
 	KEYS_OVERVIEW,
 	KEYS_ZOOM1, KEYS_ZOOM2, KEYS_ZOOM3, KEYS_ZOOM4, KEYS_ZOOM5,
-	KEYS_ZOOM6, KEYS_ZOOM7,
+	KEYS_ZOOM6, KEYS_ZOOM7, KEYS_ZOOM9,
+	KEYS_SEARCH_NEXT,
+	KEYS_SEARCH_PREV,
 	KEYS_SELF_TOTAL,
 	KEYS_WINDOW,
 	KEYS_RESET,
@@ -290,6 +292,15 @@ extern const struct pane_ops pane_nonmoving_ops;
 extern const struct pane_ops pane_ccs_ops;
 extern const struct pane_ops pane_threads_ops;
 extern const struct pane_ops pane_msgs_ops;
+extern const struct pane_ops pane_events_ops;
+
+/* pane-events.c: the raw events, searched in slices */
+struct view;
+void		 pane_events_attach(struct pane *, struct view *);
+void		 pane_events_status(struct pane *, const struct evtop_status *);
+int		 pane_events_busy(struct pane *);
+int		 pane_events_cancel(struct pane *);
+int		 pane_events_work(struct pane *);
 
 /* header.c */
 int		 header_rows(int);
@@ -297,7 +308,7 @@ void		 header_render(struct lines *, const struct model *,
 		     const struct evtop_status *, int);
 
 /* view.c: the screen without the terminal */
-#define VIEW_NPANES	7
+#define VIEW_NPANES	8
 struct view;
 struct view	*view_new(enum evtop_src_kind);
 void		 view_free(struct view *);
@@ -309,6 +320,8 @@ int		 view_dirty(const struct view *);
 void		 view_set_dirty(struct view *);
 int		 view_paused(const struct view *);
 int		 view_redraw_all(struct view *);
+int		 view_busy(struct view *);
+int		 view_work(struct view *);
 struct pane	*view_pane(struct view *, int);
 /* The time cursor the timeline and the raw events share (ns of event
  * time; VIEW_NO_CURSOR: none yet), and the time a UI_SEEK asks for. */

@@ -41,7 +41,7 @@ struct view {
 
 static const struct pane_ops *const view_ops[VIEW_NPANES] = {
 	&pane_caps_ops, &pane_gc_ops, &pane_heap_ops, &pane_nonmoving_ops,
-	&pane_ccs_ops, &pane_threads_ops, &pane_msgs_ops,
+	&pane_ccs_ops, &pane_threads_ops, &pane_msgs_ops, &pane_events_ops,
 };
 
 /* The overview: column (when there are two) and importance of each. */
@@ -56,6 +56,7 @@ static const struct {
 	{ 1, 3 },	/* cost centres */
 	{ 1, 4 },	/* threads */
 	{ 1, 5 },	/* messages */
+	{ 1, 9 },	/* raw events: never in the overview (want 0) */
 };
 
 struct view *
@@ -77,6 +78,8 @@ view_new(enum evtop_src_kind kind)
 		v->pane[i].ops = view_ops[i];
 		v->pane[i].self = 1;
 		v->pane[i].win = view_ops[i]->win;
+		if (view_ops[i] == &pane_events_ops)
+			pane_events_attach(&v->pane[i], v);
 	}
 	v->zoom = -1;
 	v->cursor = VIEW_NO_CURSOR;
@@ -283,6 +286,9 @@ view_prompt_key(struct view *v, const struct keys_key *k)
 
 	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ENTER) {
 		v->prompt = 0;
+		/* The raw events search for what was typed. */
+		if (p->ops == &pane_events_ops)
+			p->ops->action(p, KEYS_FILTER);
 		return;
 	}
 	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ESCAPE) {
@@ -321,6 +327,8 @@ view_prompt_key(struct view *v, const struct keys_key *k)
 	p->sel = p->top = 0;
 }
 
+static int	view_cancel(struct view *);
+
 static const char *const view_cmd_text[] = {
 	NULL, "start time profiling", "stop time profiling",
 	"start heap profiling", "stop heap profiling", "request a census",
@@ -333,7 +341,7 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	const struct keys_info	*ki;
 	struct pane		*p = &v->pane[v->focus];
 	enum keys_action	 a;
-	int			 n;
+	int			 n, i;
 
 	v->dirty = 1;
 	v->msg[0] = '\0';
@@ -373,6 +381,10 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 			return UI_NONE;
 		}
 	}
+	/* Esc stops a running search first. */
+	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ESCAPE &&
+	    view_cancel(v))
+		return UI_NONE;
 	switch (a) {
 	case KEYS_NONE:
 		snprintf(v->msg, sizeof v->msg, "unbound key; F1 or ? for "
@@ -409,7 +421,12 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 		return UI_NONE;
 	case KEYS_ZOOM1: case KEYS_ZOOM2: case KEYS_ZOOM3: case KEYS_ZOOM4:
 	case KEYS_ZOOM5: case KEYS_ZOOM6: case KEYS_ZOOM7:
+	case KEYS_ZOOM9:
 		n = a - KEYS_ZOOM1;
+		for (i = 0; a == KEYS_ZOOM9 && i < VIEW_NPANES; i++) {
+			if (view_ops[i] == &pane_events_ops)
+				n = i;
+		}
 		if (v->zoom == n)
 			v->zoom = -1;
 		else {
@@ -567,7 +584,8 @@ view_bottom(struct view *v, struct lines *s)
 
 	if (v->prompt) {
 		lines_fill(s, y, 0, s->width, LINES_NORMAL, ' ');
-		x = lines_putf(s, y, 0, LINES_KEY, -1, "Filter %s: ",
+		x = lines_putf(s, y, 0, LINES_KEY, -1, "%s %s: ",
+		    p->ops == &pane_events_ops ? "Search" : "Filter",
 		    p->ops->name);
 		x += lines_put(s, y, x, LINES_MATCH, p->filter, s->width - x -
 		    1);
@@ -617,6 +635,10 @@ view_render(struct view *v, const struct model *m,
 	if (v->help) {
 		view_help(v, s);
 		return;
+	}
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (view_ops[i] == &pane_events_ops)
+			pane_events_status(&v->pane[i], st);
 	}
 	hr = header_rows(s->width);
 	v->body.ascii = s->ascii;
@@ -668,6 +690,50 @@ view_render(struct view *v, const struct model *m,
 		}
 	}
 	view_bottom(v, s);
+}
+
+/* Is a pane working in slices (a search)?  The loop then does not wait. */
+int
+view_busy(struct view *v)
+{
+	int	i;
+
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (view_ops[i] == &pane_events_ops &&
+		    pane_events_busy(&v->pane[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* A slice of that work; 1 if the screen changed. */
+int
+view_work(struct view *v)
+{
+	int	i, changed = 0;
+
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (view_ops[i] == &pane_events_ops &&
+		    pane_events_work(&v->pane[i]))
+			changed = 1;
+	}
+	if (changed)
+		v->dirty = 1;
+	return changed;
+}
+
+/* Cancel that work (Esc); 1 if there was some. */
+static int
+view_cancel(struct view *v)
+{
+	int	i, any = 0;
+
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (view_ops[i] == &pane_events_ops &&
+		    pane_events_cancel(&v->pane[i]))
+			any = 1;
+	}
+	return any;
 }
 
 uint64_t

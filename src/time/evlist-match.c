@@ -29,7 +29,7 @@
 #define EVL_NPLACE	256		/* per template; past it: a candidate */
 #define EVL_NKIND	256
 
-enum { EVL_P_LIT, EVL_P_NUM, EVL_P_SNUM, EVL_P_HEX, EVL_P_ANY };
+enum { EVL_P_LIT, EVL_P_NUM, EVL_P_SNUM, EVL_P_HEX, EVL_P_STR, EVL_P_ANY };
 enum { EVL_C_EXACT, EVL_C_PREFIX, EVL_C_SUFFIX, EVL_C_CONTAINS };
 
 struct evl_piece {
@@ -40,8 +40,10 @@ struct evl_piece {
 };
 
 struct evl_cond {
+	uint64_t	 qnum;		/* a number's hole: the digits' value */
 	uint8_t		 field, op, any, type;
 	uint8_t		 qoff, qlen;
+	uint8_t		 qlz;		/* the digits start with a 0 */
 };
 
 struct evl_place {
@@ -73,15 +75,16 @@ struct evl_query {
 
 /*
  * The body of each kind's line, as proto/show.c writes it: %u an unsigned
- * decimal, %d a signed one, %x hexadecimal, %s anything (text, a name
- * chosen by a field, a list).  evl_vals() gives the numbers in order.
+ * decimal, %d a signed one, %x hexadecimal, %r a text evl_str() spells
+ * (a stopped thread's reason), %s anything (text from the log, a list).
+ * evl_vals() gives the numbers in order (a %r takes a number's place).
  */
 static const char *const evl_tmpl[EVL_NKIND] = {
 	[PROTO_BLOCK_MARKER] = "event block: cap %u, end time: %u\n",
 	[PROTO_STARTUP] = "startup: %u capabilities",
 	[PROTO_CREATE_THREAD] = "creating thread %u",
 	[PROTO_RUN_THREAD] = "running thread %u",
-	[PROTO_STOP_THREAD] = "stopping thread %u (%s)",
+	[PROTO_STOP_THREAD] = "stopping thread %u (%r)",
 	[PROTO_THREAD_RUNNABLE] = "thread %u is runnable",
 	[PROTO_MIGRATE_THREAD] = "migrating thread %u to cap %u",
 	[PROTO_CREATE_SPARK_THREAD] = "creating spark thread %u",
@@ -373,6 +376,33 @@ evl_vals(const struct proto_ev *ev, uint64_t *v)
 	}
 }
 
+/*
+ * The text of a %r hole: a stopped thread's reason, as proto/show.c's
+ * stop() words it.  Its length; buf holds 64 bytes.
+ */
+static size_t
+evl_str(const struct proto_ev *ev, char *buf)
+{
+	const char	*s;
+	int		 info;
+	size_t		 n;
+
+	s = proto_stop_status(ev->u.stop.status, &info);
+	if (info && ev->u.stop.has_info) {
+		n = (size_t)snprintf(buf, 64, "%s%u", s, ev->u.stop.info);
+		return n < 64 ? n : 63;
+	}
+	if (ev->u.stop.status == 8)
+		s = "blocked on a black hole";
+	else if (ev->u.stop.status == 2)
+		s = "stack overflow";
+	n = strlen(s);
+	if (n > 63)
+		n = 63;
+	memcpy(buf, s, n);
+	return n;
+}
+
 /* A template's pieces from field base on; how many, or -1. */
 static int
 evl_parse(const char *f, int base, struct evl_piece *pc, int n)
@@ -387,6 +417,7 @@ evl_parse(const char *f, int base, struct evl_piece *pc, int n)
 			case 'u': pc[n].type = EVL_P_NUM; break;
 			case 'd': pc[n].type = EVL_P_SNUM; break;
 			case 'x': pc[n].type = EVL_P_HEX; break;
+			case 'r': pc[n].type = EVL_P_STR; break;
 			default: pc[n].type = EVL_P_ANY; break;
 			}
 			pc[n].field = pc[n].type == EVL_P_ANY ? 0 : base++;
@@ -454,7 +485,8 @@ evl_alpha(int type, const char *s, size_t n)
 		c = s[i];
 		if (c >= '0' && c <= '9')
 			continue;
-		if (type == EVL_P_ANY || (type == EVL_P_SNUM && c == '-') ||
+		if (type == EVL_P_ANY || type == EVL_P_STR ||
+		    (type == EVL_P_SNUM && c == '-') ||
 		    (type == EVL_P_HEX && c >= 'a' && c <= 'f'))
 			continue;
 		return 0;
@@ -467,7 +499,12 @@ evl_push(struct evl_query *q, const struct evl_piece *p, int op, size_t off,
     size_t len)
 {
 	struct evl_cond	*c = &q->stack[q->depth++];
+	size_t		 i;
 
+	c->qnum = 0;
+	c->qlz = len > 0 && q->q[off] == '0';
+	for (i = 0; i < len && i < 19; i++)
+		c->qnum = c->qnum * 10 + (uint64_t)(q->q[off + i] - '0');
 	c->field = (uint8_t)p->field;
 	c->op = (uint8_t)op;
 	c->any = p->type == EVL_P_ANY;
@@ -685,22 +722,85 @@ evl_num(int type, uint64_t v, char *buf)
 	return n;
 }
 
+static const uint64_t evl_pow10[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+static unsigned
+evl_ndigits(uint64_t v)
+{
+	unsigned	d = 1;
+
+	while (d < 20 && v >= evl_pow10[d])
+		d++;
+	return d;
+}
+
+/*
+ * A condition on an unsigned number's decimal digits, by arithmetic: the
+ * number is not written out.  Digits of a query start with 0 only where
+ * the number is 0 or the digits are not the number's first.
+ */
+static int
+evl_num_true(const struct evl_cond *c, uint64_t v)
+{
+	unsigned	d = evl_ndigits(v), m = c->qlen, j;
+	uint64_t	s = c->qnum;
+
+	if (m > d)
+		return 0;
+	switch (c->op) {
+	case EVL_C_EXACT:
+		return m == d && v == s && (!c->qlz || m == 1);
+	case EVL_C_PREFIX:
+		if (c->qlz)
+			return m == 1 && v == 0;
+		return v / evl_pow10[d - m] == s;
+	case EVL_C_SUFFIX:
+		return v % evl_pow10[m] == s;
+	default:
+		for (j = 0; j + m <= d; j++) {
+			if (j + m == d && c->qlz && m > 1)
+				break;	/* would be the first digits */
+			if ((v / evl_pow10[j]) % evl_pow10[m] == s &&
+			    (!c->qlz || j + m < d || v == 0))
+				return 1;
+		}
+		return 0;
+	}
+}
+
+static int
+evl_cmp(const struct evl_query *q, const char *x, const char *s, size_t m)
+{
+	return evl_eq(q, x, s, m);
+}
+
 static int
 evl_cond_true(const struct evl_query *q, const struct evl_cond *c,
     const char *s, size_t n)
 {
 	const char	*x = q->q + c->qoff;
-	size_t		 m = c->qlen;
+	size_t		 m = c->qlen, i;
 
 	switch (c->op) {
 	case EVL_C_EXACT:
-		return n == m && memcmp(s, x, m) == 0;
+		return n == m && evl_cmp(q, x, s, m);
 	case EVL_C_PREFIX:
-		return n >= m && memcmp(s, x, m) == 0;
+		return n >= m && evl_cmp(q, x, s, m);
 	case EVL_C_SUFFIX:
-		return n >= m && memcmp(s + n - m, x, m) == 0;
+		return n >= m && evl_cmp(q, x, s + n - m, m);
 	default:
-		return memmem(s, n, x, m) != NULL;
+		for (i = 0; i + m <= n; i++) {
+			if (evl_cmp(q, x, s + i, m))
+				return 1;
+		}
+		return 0;
 	}
 }
 
@@ -712,7 +812,7 @@ evl_query_candidate(struct evl_query *q, const struct proto_ev *ev)
 	const struct evl_place	*pa;
 	const struct evl_cond	*c;
 	uint64_t		 v[EVL_NFIELD];
-	char			 num[EVL_NFIELD][24];
+	char			 num[EVL_NFIELD][64];
 	uint8_t			 nlen[EVL_NFIELD];
 	uint32_t		 i, j, have = 0;
 	if (ev->kind >= EVL_NKIND)
@@ -729,9 +829,16 @@ evl_query_candidate(struct evl_query *q, const struct proto_ev *ev)
 			c = &q->cond[pa->first + j];
 			if (c->any)
 				continue;	/* text: the line will tell */
+			if (c->type == EVL_P_NUM && c->qlen <= 19) {
+				if (!evl_num_true(c, v[c->field]))
+					break;
+				continue;
+			}
 			if (!(have & (1u << c->field))) {
-				nlen[c->field] = (uint8_t)evl_num(c->type,
-				    v[c->field], num[c->field]);
+				nlen[c->field] = (uint8_t)(c->type ==
+				    EVL_P_STR ? evl_str(ev, num[c->field]) :
+				    evl_num(c->type, v[c->field],
+				    num[c->field]));
 				have |= 1u << c->field;
 			}
 			if (!evl_cond_true(q, c, num[c->field],
@@ -789,10 +896,10 @@ evl_query_match(struct evl_query *q, const struct proto_ev *ev,
 }
 
 static int
-evl_check_at(const struct evl_piece *pc, int k, int pi, const uint64_t *v,
-    const char *s, size_t n, size_t pos)
+evl_check_at(const struct proto_ev *ev, const struct evl_piece *pc, int k,
+    int pi, const uint64_t *v, const char *s, size_t n, size_t pos)
 {
-	char	num[24];
+	char	num[64];
 	size_t	m, end;
 
 	if (pi == k)
@@ -802,18 +909,19 @@ evl_check_at(const struct evl_piece *pc, int k, int pi, const uint64_t *v,
 		m = pc[pi].len;
 		if (n - pos < m || memcmp(s + pos, pc[pi].lit, m) != 0)
 			return 0;
-		return evl_check_at(pc, k, pi + 1, v, s, n, pos + m);
+		return evl_check_at(ev, pc, k, pi + 1, v, s, n, pos + m);
 	case EVL_P_ANY:
 		for (end = pos; end <= n; end++) {
-			if (evl_check_at(pc, k, pi + 1, v, s, n, end))
+			if (evl_check_at(ev, pc, k, pi + 1, v, s, n, end))
 				return 1;
 		}
 		return 0;
 	default:
-		m = evl_num(pc[pi].type, v[pc[pi].field], num);
+		m = pc[pi].type == EVL_P_STR ? evl_str(ev, num) :
+		    evl_num(pc[pi].type, v[pc[pi].field], num);
 		if (n - pos < m || memcmp(s + pos, num, m) != 0)
 			return 0;
-		return evl_check_at(pc, k, pi + 1, v, s, n, pos + m);
+		return evl_check_at(ev, pc, k, pi + 1, v, s, n, pos + m);
 	}
 }
 
@@ -832,5 +940,5 @@ evl_tmpl_check(const struct proto_ev *ev, const char *s, size_t n)
 		return -1;
 	memset(v, 0, sizeof v);
 	evl_vals(ev, v);
-	return evl_check_at(pc, k, 0, v, s, n, 0);
+	return evl_check_at(ev, pc, k, 0, v, s, n, 0);
 }
