@@ -210,13 +210,18 @@ pane_events_title(struct pane *p, const struct model *m, char *buf,
 {
 	struct pane_events	*e = pe_get(p);
 	char			 t[FMT_MAX];
+	uint64_t		 c;
 
 	if (e == NULL || e->evl == NULL || !e->have) {
 		snprintf(buf, size, "as evtop show prints them");
 		return;
 	}
+	/* Drawn before the body: the cursor as the body will take it. */
+	c = e->view != NULL ? view_cursor(e->view) : VIEW_NO_CURSOR;
+	if (c == VIEW_NO_CURSOR)
+		c = e->sel.time;
 	snprintf(buf, size, "cursor %s  (%llu ns)  %llu events in the file",
-	    fmt_time(t, e->sel.time), (unsigned long long)e->sel.time,
+	    fmt_time(t, c), (unsigned long long)c,
 	    (unsigned long long)evl_events(e->evl));
 }
 

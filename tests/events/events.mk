@@ -18,19 +18,36 @@ build/tests/events/bench-search: tests/events/bench-search.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
+# The pane through the view, linked as tests/ui links its tests.
+build/tests/events/t_pane_events: tests/events/t_pane_events.c tests/tap.h tests/ui/uitest.h build/tests/ui/libuicore.a ui/ui.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+
+build/tests/events/san-t_pane_events: tests/events/t_pane_events.c tests/tap.h tests/ui/uitest.h build/tests/ui/san/libuicore.a ui/ui.h
+	@mkdir -p $(@D)
+	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+
 # Failures show in full; the last line is the summary.
-check-events: evtop build/tests/events/t_evlist
+check-events: evtop build/tests/events/t_evlist build/tests/events/t_pane_events
 	@build/tests/events/t_evlist ./evtop $(EVENTS_FILES) \
 	    >build/tests/events/t_evlist.out || \
 	    { grep -v '^ok' build/tests/events/t_evlist.out; exit 1; }
 	@grep '^#' build/tests/events/t_evlist.out | tail -1
 	@tail -1 build/tests/events/t_evlist.out
+	@build/tests/events/t_pane_events $(EVENTS_FILES) \
+	    >build/tests/events/t_pane_events.out || \
+	    { grep -v '^ok' build/tests/events/t_pane_events.out; exit 1; }
+	@tail -1 build/tests/events/t_pane_events.out
 
-check-events-san: evtop build/tests/events/san-t_evlist
+check-events-san: evtop build/tests/events/san-t_evlist build/tests/events/san-t_pane_events
 	@build/tests/events/san-t_evlist -p 100000 ./evtop $(EVENTS_FILES) \
 	    >build/tests/events/san-t_evlist.out || \
 	    { grep -v '^ok' build/tests/events/san-t_evlist.out; exit 1; }
 	@echo "ASan/UBSan: $$(tail -1 build/tests/events/san-t_evlist.out)"
+	@build/tests/events/san-t_pane_events $(EVENTS_FILES) \
+	    >build/tests/events/san-t_pane_events.out || \
+	    { grep -v '^ok' build/tests/events/san-t_pane_events.out; exit 1; }
+	@echo "ASan/UBSan: $$(tail -1 build/tests/events/san-t_pane_events.out)"
 
 CHECKS	+= check-events check-events-san
 .PHONY: check-events check-events-san
