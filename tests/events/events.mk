@@ -49,8 +49,12 @@ check-events-san: evtop build/tests/events/san-t_evlist build/tests/events/san-t
 	    { grep -v '^ok' build/tests/events/san-t_pane_events.out; exit 1; }
 	@echo "ASan/UBSan: $$(tail -1 build/tests/events/san-t_pane_events.out)"
 
-CHECKS	+= check-events check-events-san
-.PHONY: check-events check-events-san
+# Through tmux at 80x24 and 200x60 (skipped without tmux).
+check-events-e2e: evtop
+	tests/events/e2e.sh
+
+CHECKS	+= check-events check-events-san check-events-e2e
+.PHONY: check-events check-events-san check-events-e2e
 
 # The whole log searched: for the last line (found once, at the end),
 # words no line holds, and a thread id that is not there.
