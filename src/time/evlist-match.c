@@ -546,8 +546,9 @@ evl_emit(struct evl_query *q)
 	}
 	q->place[q->nplace].first = (uint32_t)q->ncond;
 	q->place[q->nplace].n = (uint32_t)q->depth;
-	memcpy(q->cond + q->ncond, q->stack, (size_t)q->depth *
-	    sizeof *q->stack);
+	if (q->depth > 0)
+		memcpy(q->cond + q->ncond, q->stack, (size_t)q->depth *
+		    sizeof *q->stack);
 	q->ncond += (size_t)q->depth;
 	q->nplace++;
 	q->plan_n++;
