@@ -797,8 +797,11 @@ evl_cond_true(const struct evl_query *q, const struct evl_cond *c,
 	case EVL_C_SUFFIX:
 		return n >= m && evl_cmp(q, x, s + n - m, m);
 	default:
+		if (!q->icase)
+			return memmem(s, n, x, m) != NULL;
 		for (i = 0; i + m <= n; i++) {
-			if (evl_cmp(q, x, s + i, m))
+			if (evl_fold((unsigned char)s[i]) ==
+			    (unsigned char)x[0] && evl_cmp(q, x, s + i, m))
 				return 1;
 		}
 		return 0;
