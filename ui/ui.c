@@ -282,8 +282,8 @@ ui_timeout_ms(const struct ui *ui)
 	uint64_t	now, wait;
 
 	/* A pane still has work for the next frame (the timeline reading
-	 * a range of the file). */
-	if (view_dirty(ui->view))
+	 * a range of the file, a search going on in slices). */
+	if (view_dirty(ui->view) || view_busy(ui->view))
 		return 0;
 	if (!ui->pending)
 		return -1;
@@ -439,6 +439,7 @@ ui_draw(struct ui *ui, const struct model *m, const struct evtop_status *st,
 
 	if (ui->suspended)
 		return;
+	view_work(ui->view);
 	if (!view_dirty(ui->view) && (!changed || view_paused(ui->view)))
 		return;
 	getmaxyx(stdscr, h, w);

@@ -182,7 +182,9 @@ enum keys_action {
 	KEYS_FOCUS_PREV,
 	KEYS_OVERVIEW,
 	KEYS_ZOOM1, KEYS_ZOOM2, KEYS_ZOOM3, KEYS_ZOOM4, KEYS_ZOOM5,
-	KEYS_ZOOM6, KEYS_ZOOM7, KEYS_ZOOM8,
+	KEYS_ZOOM6, KEYS_ZOOM7, KEYS_ZOOM8, KEYS_ZOOM9,
+	KEYS_SEARCH_NEXT,
+	KEYS_SEARCH_PREV,
 	KEYS_SELF_TOTAL,
 	KEYS_WINDOW,
 	KEYS_RESET,
@@ -276,6 +278,12 @@ struct pane_ops {
 			     struct lines *);
 	int		 (*action)(struct pane *, enum keys_action);
 	void		 (*free)(struct pane *);
+	/* Work a pane does between frames (a search in slices), or NULL:
+	 * whether it has some, a slice of it (1: the screen changed), stop
+	 * it (1: there was some). */
+	int		 (*busy)(struct pane *);
+	int		 (*work)(struct pane *);
+	int		 (*cancel)(struct pane *);
 };
 
 struct pane {
@@ -313,6 +321,8 @@ extern const struct pane_ops pane_ccs_ops;
 extern const struct pane_ops pane_threads_ops;
 extern const struct pane_ops pane_msgs_ops;
 extern const struct pane_ops pane_timeline_ops;
+extern const struct pane_ops pane_events_ops;
+
 
 /* header.c */
 int		 header_rows(int);
@@ -320,7 +330,7 @@ void		 header_render(struct lines *, const struct model *,
 		     const struct evtop_status *, int);
 
 /* view.c: the screen without the terminal */
-#define VIEW_NPANES	8
+#define VIEW_NPANES	9
 #define VIEW_PROMPT_FILTER	1	/* the focused pane's filter */
 #define VIEW_PROMPT_GOTO	2	/* g: a time to go to */
 struct view;
@@ -334,6 +344,8 @@ int		 view_dirty(const struct view *);
 void		 view_set_dirty(struct view *);
 int		 view_paused(const struct view *);
 int		 view_redraw_all(struct view *);
+int		 view_busy(struct view *);
+int		 view_work(struct view *);
 struct pane	*view_pane(struct view *, int);
 /* The time cursor the timeline and the raw events share (ns of event
  * time; VIEW_NO_CURSOR: none yet), and the time a UI_SEEK asks for. */

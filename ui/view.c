@@ -50,6 +50,7 @@ struct view {
 static const struct pane_ops *const view_ops[VIEW_NPANES] = {
 	&pane_caps_ops, &pane_gc_ops, &pane_heap_ops, &pane_nonmoving_ops,
 	&pane_ccs_ops, &pane_threads_ops, &pane_msgs_ops, &pane_timeline_ops,
+	&pane_events_ops,
 };
 
 /* The overview: column (when there are two) and importance of each. */
@@ -65,6 +66,7 @@ static const struct {
 	{ 1, 4 },	/* threads */
 	{ 1, 5 },	/* messages */
 	{ 0, 7 },	/* timeline: where there is room */
+	{ 1, 9 },	/* raw events: never in the overview (want 0) */
 };
 
 struct view *
@@ -350,7 +352,12 @@ view_prompt_key(struct view *v, const struct keys_key *k)
 	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ENTER) {
 		m = (size_t)v->prompt;
 		v->prompt = 0;
-		return m == VIEW_PROMPT_GOTO ? view_goto(v) : UI_NONE;
+		if (m == VIEW_PROMPT_GOTO)
+			return view_goto(v);
+		/* The raw events search for what was typed. */
+		if (p->ops == &pane_events_ops)
+			p->ops->action(p, KEYS_FILTER);
+		return UI_NONE;
 	}
 	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ESCAPE) {
 		if (v->prompt == VIEW_PROMPT_FILTER)
@@ -390,6 +397,8 @@ view_prompt_key(struct view *v, const struct keys_key *k)
 	return UI_NONE;
 }
 
+static int	view_cancel(struct view *);
+
 static const char *const view_cmd_text[] = {
 	NULL, "start time profiling", "stop time profiling",
 	"start heap profiling", "stop heap profiling", "request a census",
@@ -402,7 +411,7 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	const struct keys_info	*ki;
 	struct pane		*p = &v->pane[v->focus];
 	enum keys_action	 a;
-	int			 n;
+	int			 n, i;
 
 	v->dirty = 1;
 	v->msg[0] = '\0';
@@ -440,6 +449,10 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 			return UI_NONE;
 		}
 	}
+	/* Esc stops a running search first. */
+	if (k->kind == KEYS_SYM && k->code == KEYS_SYM_ESCAPE &&
+	    view_cancel(v))
+		return UI_NONE;
 	switch (a) {
 	case KEYS_NONE:
 		snprintf(v->msg, sizeof v->msg, "unbound key; F1 or ? for "
@@ -485,7 +498,12 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 		return view_range_key(v, a);
 	case KEYS_ZOOM1: case KEYS_ZOOM2: case KEYS_ZOOM3: case KEYS_ZOOM4:
 	case KEYS_ZOOM5: case KEYS_ZOOM6: case KEYS_ZOOM7: case KEYS_ZOOM8:
+	case KEYS_ZOOM9:
 		n = a - KEYS_ZOOM1;
+		for (i = 0; a == KEYS_ZOOM9 && i < VIEW_NPANES; i++) {
+			if (view_ops[i] == &pane_events_ops)
+				n = i;
+		}
 		if (v->zoom == n)
 			v->zoom = -1;
 		else {
@@ -676,7 +694,8 @@ view_bottom(struct view *v, struct lines *s)
 	}
 	if (v->prompt) {
 		lines_fill(s, y, 0, s->width, LINES_NORMAL, ' ');
-		x = lines_putf(s, y, 0, LINES_KEY, -1, "Filter %s: ",
+		x = lines_putf(s, y, 0, LINES_KEY, -1, "%s %s: ",
+		    p->ops == &pane_events_ops ? "Search" : "Filter",
 		    p->ops->name);
 		x += lines_put(s, y, x, LINES_MATCH, p->filter, s->width - x -
 		    1);
@@ -783,6 +802,50 @@ view_render(struct view *v, const struct model *m,
 		}
 	}
 	view_bottom(v, s);
+}
+
+/* Is a pane working in slices (a search)?  The loop then does not wait. */
+int
+view_busy(struct view *v)
+{
+	int	i;
+
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (view_ops[i]->busy != NULL &&
+		    view_ops[i]->busy(&v->pane[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* A slice of that work; 1 if the screen changed. */
+int
+view_work(struct view *v)
+{
+	int	i, changed = 0;
+
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (view_ops[i]->work != NULL &&
+		    view_ops[i]->work(&v->pane[i]))
+			changed = 1;
+	}
+	if (changed)
+		v->dirty = 1;
+	return changed;
+}
+
+/* Cancel that work (Esc); 1 if there was some. */
+static int
+view_cancel(struct view *v)
+{
+	int	i, any = 0;
+
+	for (i = 0; i < VIEW_NPANES; i++) {
+		if (view_ops[i]->cancel != NULL &&
+		    view_ops[i]->cancel(&v->pane[i]))
+			any = 1;
+	}
+	return any;
 }
 
 uint64_t

@@ -228,6 +228,20 @@ if [ -s build/bench/ghc-n2.eventlog ]; then
 	$T kill-session -t tlb
 fi
 
+# The raw events (pane 9) searched: / from the first event, then n.
+$T new-session -d -s ev -x 120 -y 36 "./evtop --speed 0 tests/fixtures/messages.eventlog"
+wait_for ev ' done'
+$T send-keys -t ev 9
+wait_for ev '^ 9 Raw events'
+$T send-keys -t ev Home
+wait_for ev '(545850 ns)'
+$T send-keys -t ev / a l p h a Space s t e p Enter
+wait_for ev 'found at'
+$T send-keys -t ev n
+wait_for ev 'found at .* .3615340 ns'
+shot ev pane-9-raw-events-search 120 36
+$T kill-session -t ev
+
 # Monochrome and ASCII: NO_COLOR=1 LANG=C.
 $T new-session -d -s mono -x 100 -y 30 "env NO_COLOR=1 LANG=C LC_ALL=C ./evtop --speed 0 $LOG"
 wait_for mono ' done'

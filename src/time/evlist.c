@@ -1,0 +1,428 @@
+/*
+ * evlist.c: a file's events as `evtop show` lines, at any place in the
+ * reader's order, forwards and backwards, and a search through them.
+ *
+ * The reader only goes forwards, from any (time, offset) on, and
+ * reader_seek() is cheap; so the events before a place are found by
+ * reading forwards from a little earlier in time, going further back
+ * (four times as far each try) until there are enough.  A search reads
+ * forwards in slices of a bounded number of events (evl_step()); backwards,
+ * it reads windows of time that grow as they go back, forwards within each,
+ * and takes the last match of the nearest window that has one.  Scrolling
+ * between slices moves the reader: the search seeks back to its place.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "time/evlist.h"
+
+#define EVL_BATCH	256		/* events asked of the reader at once */
+#define EVL_LINE	(1 << 20)	/* the longest line there is */
+#define EVL_BACK_MAX	4096		/* events evl_back() counts back */
+#define EVL_SPAN	(1000 * 1000)	/* ns first tried back: 1 ms */
+
+struct evl {
+	char		*path;
+	struct reader	*r;
+	const struct proto_dec *dec;
+	struct proto_ev	 ev[EVL_BATCH];
+	char		*buf;		/* one line, formatted */
+	struct evl_pos	*ring;		/* evl_back() */
+	uint64_t	 span;		/* ns evl_back() tried last */
+
+	/* The search. */
+	enum evl_state	 state;
+	struct evl_query *q;
+	char		 qtext[EVL_QUERY];
+	int		 dir;		/* 1 forwards, -1 backwards */
+	int		 at_ok;		/* the reader's next event is at... */
+	struct evl_pos	 at;
+	struct evl_pos	 next;		/* the next event to look at */
+	struct evl_pos	 lo, hi;	/* backwards: the window [lo, hi) */
+	uint64_t	 wspan;		/* its length */
+	int		 whave;		/* a match in the window so far */
+	struct evl_pos	 wpos;
+	size_t		 woff, wlen;
+	struct evl_pos	 found;
+	size_t		 found_off, found_len;
+	uint64_t	 searched;	/* events looked at */
+};
+
+static int
+evl_before(const struct proto_ev *ev, struct evl_pos p)
+{
+	return ev->time < p.time || (ev->time == p.time && ev->off < p.off);
+}
+
+struct evl *
+evl_open(const char *path, char **cause)
+{
+	struct evl	*e;
+
+	if ((e = calloc(1, sizeof *e)) == NULL ||
+	    (e->path = strdup(path)) == NULL ||
+	    (e->buf = malloc(EVL_LINE)) == NULL ||
+	    (e->ring = calloc(EVL_BACK_MAX, sizeof *e->ring)) == NULL) {
+		evl_free(e);
+		*cause = strdup("out of memory");
+		return NULL;
+	}
+	if ((e->r = reader_open(path, cause)) == NULL) {
+		evl_free(e);
+		return NULL;
+	}
+	e->dec = reader_dec(e->r);
+	e->span = EVL_SPAN;
+	e->state = EVL_IDLE;
+	return e;
+}
+
+void
+evl_free(struct evl *e)
+{
+	if (e == NULL)
+		return;
+	reader_free(e->r);
+	evl_query_free(e->q);
+	free(e->ring);
+	free(e->buf);
+	free(e->path);
+	free(e);
+}
+
+const char *
+evl_path(const struct evl *e)
+{
+	return e->path;
+}
+
+uint64_t
+evl_events(const struct evl *e)
+{
+	return reader_events(e->r);
+}
+
+/* Go to pos, unless the reader is there (some readers seek slowly). */
+static int
+evl_seek(struct evl *e, struct evl_pos pos)
+{
+	if (e->at_ok && e->at.time == pos.time && e->at.off == pos.off)
+		return 0;
+	e->at = pos;
+	e->at_ok = reader_seek(e->r, pos.time, pos.off) == 0;
+	return e->at_ok ? 0 : -1;
+}
+
+/* The reader gave these events and nothing after them. */
+static void
+evl_gave(struct evl *e, size_t n)
+{
+	if (n > 0)
+		e->at = (struct evl_pos){ e->ev[n - 1].time,
+		    e->ev[n - 1].off + 1 };
+}
+
+/* Keep the start of a line for display, cut at a character. */
+static void
+evl_keep(struct evl_line *l, const char *s, size_t n)
+{
+	size_t	k = n < EVL_TEXT ? n : EVL_TEXT;
+
+	if (k < n) {
+		while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+			k--;
+	}
+	memcpy(l->text, s, k);
+	l->ntext = k;
+	l->len = n;
+}
+
+/* Up to n events from pos on (pos itself if it is one) as lines. */
+size_t
+evl_read(struct evl *e, struct evl_pos pos, struct evl_line *out, size_t n)
+{
+	size_t	k = 0, got, i, len;
+
+	if (e->dec == NULL || evl_seek(e, pos) == -1)
+		return 0;
+	while (k < n) {
+		got = reader_next_n(e->r, e->ev, n - k < EVL_BATCH ? n - k :
+		    EVL_BATCH);
+		if (got == 0)
+			break;
+		evl_gave(e, got);
+		for (i = 0; i < got; i++, k++) {
+			len = proto_show_event(&e->ev[i], e->dec, e->buf,
+			    EVL_LINE);
+			evl_keep(&out[k], e->buf, len);
+			out[k].pos.time = e->ev[i].time;
+			out[k].pos.off = e->ev[i].off;
+		}
+	}
+	return k;
+}
+
+/*
+ * Where the n events before pos begin: *first, and how many there are
+ * (fewer than n only at the start of the file).
+ */
+size_t
+evl_back(struct evl *e, struct evl_pos pos, size_t n, struct evl_pos *first)
+{
+	struct evl_pos	 from;
+	uint64_t	 span = e->span, count;
+	size_t		 got, i, k;
+	int		 done;
+
+	if (n > EVL_BACK_MAX)
+		n = EVL_BACK_MAX;
+	if (n == 0 || e->dec == NULL)
+		return 0;
+	for (;;) {
+		from.time = pos.time > span ? pos.time - span : 0;
+		from.off = 0;
+		if (evl_seek(e, from) == -1)
+			return 0;
+		count = 0;
+		done = 0;
+		while (!done && (got = reader_next_n(e->r, e->ev,
+		    EVL_BATCH)) > 0) {
+			evl_gave(e, got);
+			for (i = 0; i < got; i++) {
+				if (!evl_before(&e->ev[i], pos)) {
+					done = 1;
+					break;
+				}
+				e->ring[count++ % n] = (struct evl_pos){
+				    e->ev[i].time, e->ev[i].off };
+			}
+		}
+		if (count >= n || from.time == 0)
+			break;
+		if (span > UINT64_MAX / 4)
+			span = UINT64_MAX;
+		else
+			span *= 4;
+	}
+	/* Next time start from about what was needed. */
+	e->span = span;
+	if (count > 4 * n && e->span > 1000)
+		e->span /= 2;
+	k = count < n ? (size_t)count : n;
+	if (k > 0)
+		*first = e->ring[(count - k) % n];
+	return k;
+}
+
+/* The place of the last n events (fewer in a short file): 0, or -1. */
+int
+evl_last(struct evl *e, size_t n, struct evl_pos *first)
+{
+	struct evl_pos	end = { UINT64_MAX, UINT64_MAX };
+
+	return evl_back(e, end, n, first) > 0 ? 0 : -1;
+}
+
+/*
+ * Search for text from pos on (dir 1: pos and after) or before pos (dir
+ * -1); evl_step() does the work.  0, or -1 without memory.
+ */
+int
+evl_search(struct evl *e, const char *text, struct evl_pos pos, int dir)
+{
+	if (e->q == NULL || strcmp(e->qtext, text) != 0) {
+		evl_query_free(e->q);
+		snprintf(e->qtext, sizeof e->qtext, "%s", text);
+		if ((e->q = evl_query_new(e->qtext)) == NULL) {
+			e->state = EVL_ERROR;
+			return -1;
+		}
+	}
+	e->dir = dir;
+	e->searched = 0;
+	e->whave = 0;
+	if (text[0] == '\0' || e->dec == NULL) {
+		e->state = EVL_NOT_FOUND;
+		return 0;
+	}
+	e->state = EVL_RUNNING;
+	if (dir > 0) {
+		e->next = pos;
+		return 0;
+	}
+	e->hi = pos;
+	e->wspan = e->span * 16;
+	e->lo.time = pos.time > e->wspan ? pos.time - e->wspan : 0;
+	e->lo.off = 0;
+	e->next = e->lo;
+	return 0;
+}
+
+/* The end: a file cut short ends there too (evl_error() says why). */
+static void
+evl_end(struct evl *e)
+{
+	e->state = EVL_NOT_FOUND;
+}
+
+/* One slice forwards; 1 when the search ended. */
+static int
+evl_step_fwd(struct evl *e, uint64_t budget)
+{
+	uint64_t	done = 0;
+	size_t		got, i, at;
+	long		len;
+
+	while (done < budget) {
+		if ((got = reader_next_n(e->r, e->ev, EVL_BATCH)) == 0) {
+			evl_end(e);
+			return 1;
+		}
+		evl_gave(e, got);
+		for (i = 0; i < got; i++) {
+			if ((len = evl_query_match(e->q, &e->ev[i], e->dec,
+			    e->buf, EVL_LINE, &at)) < 0)
+				continue;
+			e->found = (struct evl_pos){ e->ev[i].time,
+			    e->ev[i].off };
+			e->found_off = at;
+			e->found_len = strlen(e->qtext);
+			e->searched += i + 1;
+			e->next = (struct evl_pos){ e->found.time,
+			    e->found.off + 1 };
+			e->state = EVL_FOUND;
+			return 1;
+		}
+		done += got;
+		e->searched += got;
+		e->next = (struct evl_pos){ e->ev[got - 1].time,
+		    e->ev[got - 1].off + 1 };
+	}
+	return 0;
+}
+
+/* One slice backwards; 1 when the search ended. */
+static int
+evl_step_back(struct evl *e, uint64_t budget)
+{
+	uint64_t	done = 0;
+	size_t		got, i, at;
+	long		len;
+	int		end = 0;
+
+	while (done < budget && !end) {
+		if ((got = reader_next_n(e->r, e->ev, EVL_BATCH)) == 0) {
+			end = 1;
+			break;
+		}
+		evl_gave(e, got);
+		for (i = 0; i < got; i++) {
+			if (!evl_before(&e->ev[i], e->hi)) {
+				end = 1;
+				break;
+			}
+			if ((len = evl_query_match(e->q, &e->ev[i], e->dec,
+			    e->buf, EVL_LINE, &at)) < 0)
+				continue;
+			e->whave = 1;
+			e->wpos = (struct evl_pos){ e->ev[i].time,
+			    e->ev[i].off };
+			e->woff = at;
+		}
+		done += i;
+		e->searched += i;
+		if (i > 0)
+			e->next = (struct evl_pos){ e->ev[i - 1].time,
+			    e->ev[i - 1].off + 1 };
+	}
+	if (!end)
+		return 0;
+	/* The window is done: its last match is the nearest. */
+	if (e->whave) {
+		e->found = e->wpos;
+		e->found_off = e->woff;
+		e->found_len = strlen(e->qtext);
+		e->state = EVL_FOUND;
+		return 1;
+	}
+	if (e->lo.time == 0) {
+		e->state = EVL_NOT_FOUND;
+		return 1;
+	}
+	e->hi = e->lo;
+	if (e->wspan <= UINT64_MAX / 2)
+		e->wspan *= 2;
+	e->lo.time = e->hi.time > e->wspan ? e->hi.time - e->wspan : 0;
+	e->next = e->lo;
+	return 0;
+}
+
+/* Search on over about budget events; the state after. */
+enum evl_state
+evl_step(struct evl *e, uint64_t budget)
+{
+	if (e->state != EVL_RUNNING)
+		return e->state;
+	if (evl_seek(e, e->next) == -1) {
+		e->state = EVL_ERROR;
+		return e->state;
+	}
+	if (e->dir > 0)
+		evl_step_fwd(e, budget);
+	else
+		evl_step_back(e, budget);
+	return e->state;
+}
+
+enum evl_state
+evl_state(const struct evl *e)
+{
+	return e->state;
+}
+
+void
+evl_cancel(struct evl *e)
+{
+	e->state = EVL_IDLE;
+}
+
+/* The last match: its event, where in its line, how long.  0, or -1. */
+int
+evl_found(const struct evl *e, struct evl_pos *pos, size_t *off,
+    size_t *len)
+{
+	if (e->state != EVL_FOUND)
+		return -1;
+	*pos = e->found;
+	*off = e->found_off;
+	*len = e->found_len;
+	return 0;
+}
+
+uint64_t
+evl_searched(const struct evl *e)
+{
+	return e->searched;
+}
+
+/* Why the file's events end early, or NULL. */
+const char *
+evl_error(const struct evl *e)
+{
+	return reader_error(e->r);
+}
+
+const char *
+evl_query_text(const struct evl *e)
+{
+	return e->qtext;
+}
+
+/* Where the query is in a line shown, for highlighting: 1 and *at, or 0. */
+int
+evl_line_match(const struct evl *e, const char *s, size_t n, size_t *at)
+{
+	if (e->q == NULL || e->qtext[0] == '\0')
+		return 0;
+	return evl_text_find(e->q, s, n, at);
+}

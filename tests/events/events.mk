@@ -1,0 +1,69 @@
+# The raw events (src/time/evlist*.c): lines equal `evtop show`'s, read
+# forwards and backwards; the search's prefilter against the brute force
+# on every fixture and corpus log; the same under ASan and UBSan; the
+# search's speed against --batch.
+EVENTS_FILES = $(wildcard tests/fixtures/*.eventlog) $(wildcard $(CORPUS)/*.eventlog)
+EVENTS_SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
+EVENTS_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+build/tests/events/t_evlist: tests/events/t_evlist.c tests/tap.h $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h
+	@mkdir -p $(@D)
+	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
+
+build/tests/events/bench-search: tests/events/bench-search.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+# The pane through the view, linked as tests/ui links its tests.
+build/tests/events/t_pane_events: tests/events/t_pane_events.c tests/tap.h tests/ui/uitest.h build/tests/ui/libuicore.a ui/ui.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+
+build/tests/events/san-t_pane_events: tests/events/t_pane_events.c tests/tap.h tests/ui/uitest.h build/tests/ui/san/libuicore.a ui/ui.h
+	@mkdir -p $(@D)
+	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+
+# Failures show in full; the last line is the summary.
+check-events: evtop build/tests/events/t_evlist build/tests/events/t_pane_events
+	@build/tests/events/t_evlist ./evtop $(EVENTS_FILES) \
+	    >build/tests/events/t_evlist.out || \
+	    { grep -v '^ok' build/tests/events/t_evlist.out; exit 1; }
+	@grep '^#' build/tests/events/t_evlist.out | tail -1
+	@tail -1 build/tests/events/t_evlist.out
+	@build/tests/events/t_pane_events $(EVENTS_FILES) \
+	    >build/tests/events/t_pane_events.out || \
+	    { grep -v '^ok' build/tests/events/t_pane_events.out; exit 1; }
+	@tail -1 build/tests/events/t_pane_events.out
+
+check-events-san: evtop build/tests/events/san-t_evlist build/tests/events/san-t_pane_events
+	@build/tests/events/san-t_evlist -p 100000 ./evtop $(EVENTS_FILES) \
+	    >build/tests/events/san-t_evlist.out || \
+	    { grep -v '^ok' build/tests/events/san-t_evlist.out; exit 1; }
+	@echo "ASan/UBSan: $$(tail -1 build/tests/events/san-t_evlist.out)"
+	@build/tests/events/san-t_pane_events $(EVENTS_FILES) \
+	    >build/tests/events/san-t_pane_events.out || \
+	    { grep -v '^ok' build/tests/events/san-t_pane_events.out; exit 1; }
+	@echo "ASan/UBSan: $$(tail -1 build/tests/events/san-t_pane_events.out)"
+
+# Through tmux at 80x24 and 200x60 (skipped without tmux).
+check-events-e2e: evtop
+	tests/events/e2e.sh
+
+CHECKS	+= check-events check-events-san check-events-e2e
+.PHONY: check-events check-events-san check-events-e2e
+
+# The whole log searched: for the last line (found once, at the end),
+# words no line holds, and a thread id that is not there.
+EVENTS_BENCH_LOG ?= build/bench/ghc-n2.eventlog
+bench-events: evtop build/tests/events/bench-search
+	@if [ -f $(EVENTS_BENCH_LOG) ]; then \
+	    build/tests/events/bench-search ./evtop $(EVENTS_BENCH_LOG) \
+	        "zzz-not-there" "Blocked" "thread 99999"; \
+	else echo "bench-events: no $(EVENTS_BENCH_LOG), skipped"; fi
+
+BENCHES	+= bench-events
+.PHONY: bench-events
