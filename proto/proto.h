@@ -350,4 +350,8 @@ proto_ccs_at(const struct proto_ccs *c, uint32_t i)
 	    ((uint32_t)p[2] << 8) | p[3];
 }
 
+/* show.c: decimal digits, shared with the raw events search. */
+extern const uint64_t proto_pow10[20];	/* 10^i */
+unsigned	 proto_ndigits(uint64_t);
+
 #endif

@@ -47,7 +47,8 @@ static const char pairs[] =
     "50515253545556575859606162636465666768697071727374"
     "75767778798081828384858687888990919293949596979899";
 
-static const uint64_t pow10[20] = {
+/* 10^i: where a decimal number gets its i+1st digit (proto.h). */
+const uint64_t proto_pow10[20] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
 	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
 	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
@@ -62,7 +63,14 @@ digits(uint64_t v)
 {
 	unsigned	t = ((64 - (unsigned)__builtin_clzll(v)) * 1233) >> 12;
 
-	return t + (v >= pow10[t]);
+	return t + (v >= proto_pow10[t]);
+}
+
+/* How many decimal digits v has (proto.h). */
+unsigned
+proto_ndigits(uint64_t v)
+{
+	return v < 10 ? 1 : digits(v);
 }
 
 /* Exactly eight digits of v < 10^8, ending at d: four independent pairs. */

@@ -723,25 +723,6 @@ evl_num(int type, uint64_t v, char *buf)
 	return n;
 }
 
-static const uint64_t evl_pow10[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL,
-	10000000000000000000ULL,
-};
-
-static unsigned
-evl_ndigits(uint64_t v)
-{
-	unsigned	d = 1;
-
-	while (d < 20 && v >= evl_pow10[d])
-		d++;
-	return d;
-}
-
 /*
  * A condition on an unsigned number's decimal digits, by arithmetic: the
  * number is not written out.  Digits of a query start with 0 only where
@@ -750,7 +731,7 @@ evl_ndigits(uint64_t v)
 static int
 evl_num_true(const struct evl_cond *c, uint64_t v)
 {
-	unsigned	d = evl_ndigits(v), m = c->qlen, j;
+	unsigned	d = proto_ndigits(v), m = c->qlen, j;
 	uint64_t	s = c->qnum;
 
 	if (m > d)
@@ -761,14 +742,14 @@ evl_num_true(const struct evl_cond *c, uint64_t v)
 	case EVL_C_PREFIX:
 		if (c->qlz)
 			return m == 1 && v == 0;
-		return v / evl_pow10[d - m] == s;
+		return v / proto_pow10[d - m] == s;
 	case EVL_C_SUFFIX:
-		return v % evl_pow10[m] == s;
+		return v % proto_pow10[m] == s;
 	default:
 		for (j = 0; j + m <= d; j++) {
 			if (j + m == d && c->qlz && m > 1)
 				break;	/* would be the first digits */
-			if ((v / evl_pow10[j]) % evl_pow10[m] == s &&
+			if ((v / proto_pow10[j]) % proto_pow10[m] == s &&
 			    (!c->qlz || j + m < d || v == 0))
 				return 1;
 		}
