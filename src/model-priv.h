@@ -356,6 +356,7 @@ void		 mheap_free(void *);
 void		*mheap_realloc(void *, size_t);
 size_t		 mheap_extent(const struct mheap *);
 size_t		 mheap_inuse(const struct mheap *);
+void		 mheap_expose(struct mheap *);
 void		 mheap_restoring(struct mheap *, size_t);
 void		 mheap_restored(struct mheap *, size_t);
 

@@ -100,9 +100,10 @@ model_free(struct model *m)
 const void *
 model_state(const struct model *m, size_t *len)
 {
-	const struct mheap	*h = mheap_of(m);
+	struct mheap	*h = mheap_of(m);
 
 	*len = mheap_extent(h);
+	mheap_expose(h);
 	return h;
 }
 
