@@ -104,7 +104,7 @@ static const struct keys_info keys_infos[] = {
 	{ KEYS_OVERVIEW, "Panes", "0 Esc", "overview of the panes", NULL,
 	    NULL, KEYS_ANY, 0 },
 	{ KEYS_ZOOM1, "Panes", "1", "Capabilities, full screen", "Zoom",
-	    "1-8", KEYS_ANY, 0 },
+	    "1-9", KEYS_ANY, 0 },
 	{ KEYS_ZOOM2, "Panes", "2", "GC, full screen", NULL, NULL,
 	    KEYS_ANY, 0 },
 	{ KEYS_ZOOM3, "Panes", "3", "Heap, full screen", NULL, NULL,
