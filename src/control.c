@@ -527,7 +527,9 @@ control_note(struct control *ctl)
 void
 control_status(const struct control *ctl, struct evtop_status *st)
 {
-	snprintf(st->cmd_msg, sizeof st->cmd_msg, "%s", ctl->msg);
+	/* Without a command of its own, the loop's last word stays. */
+	if (ctl->msg[0] != '\0')
+		snprintf(st->cmd_msg, sizeof st->cmd_msg, "%s", ctl->msg);
 	st->cmd_pending = ctl->pending;
 	st->cmd_seen = ctl->seen;
 }

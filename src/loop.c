@@ -47,6 +47,7 @@
 #define LOOP_SLICE_NS		5000000ull
 #define LOOP_PASS_N		16384	/* first pass events between clock reads */
 #define LOOP_DRAW_NS		100000000ull
+#define LOOP_HOLD_DRAW_NS	1000000000ull	/* a correction under way */
 #define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
 #define LOOP_RATE_NS		1000000000ull
 #define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
@@ -667,7 +668,9 @@ loop_status_live(struct loop *l, struct evtop_status *st)
 	st->history_last = rs.last;
 	st->corrections = rs.corrections;
 	st->corrected_ns = rs.back_ns;
-	st->corrected_at = rs.corrected_at;
+	/* The header compares it with the wall clock. */
+	st->corrected_at = rs.corrected_at == 0 ? 0 : st->wall_ns -
+	    (source_now() - rs.corrected_at);
 	st->correcting = rs.busy;
 	st->viewing = rs.viewing;
 	st->view_ns = rs.view_ns;
@@ -1131,6 +1134,19 @@ loop_live_timeout(const struct loop *l, uint64_t now)
 /* The TUI. */
 
 /*
+ * While the model goes back to put late events in place it shows the
+ * past: the last frame stays instead, for up to LOOP_HOLD_DRAW_NS (then
+ * the header says it is correcting).
+ */
+static int
+loop_hold_draw(const struct loop *l, uint64_t now)
+{
+	uint64_t	busy = redo_busy_ns(l->redo, now);
+
+	return busy > 0 && busy < LOOP_HOLD_DRAW_NS;
+}
+
+/*
  * What the loop polls besides its signals (and the terminal): the source
  * (a live source's fd and its timeout, or a replay's pace) unless it has
  * ended, then the serving sockets.  *srci: the source's entry, or -1.
@@ -1256,7 +1272,8 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		loop_status(&l, now);
 		loop_serve_handle(&l, pfd, now);
 		loop_note(&l, 0);
-		if (l.changed && now >= l.next_draw) {
+		if (l.changed && now >= l.next_draw && !loop_hold_draw(&l,
+		    now)) {
 			ui->draw(l.ui, l.model, &l.st, 1);
 			l.changed = 0;
 			l.next_draw = loop_next_draw(now, source_now());
@@ -1279,6 +1296,37 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 /* ------------------------------------------------------------------ */
 /* --batch over a live source. */
 
+/* The history's part of a live source's JSON: ,"history":{...}. */
+static void
+loop_history_json(struct loop *l, char *buf, size_t size)
+{
+	const struct evtop_status	*st = &l->st;
+	struct redo_stats		 rs;
+	char				 err[200];
+	size_t				 i, k = 0;
+
+	redo_stats(l->redo, &rs);
+	/* Its own words and paths: only quotes and backslashes to mind. */
+	for (i = 0; rs.error != NULL && rs.error[i] != '\0' &&
+	    k + 3 < sizeof err; i++) {
+		if (rs.error[i] == '"' || rs.error[i] == '\\')
+			err[k++] = '\\';
+		err[k++] = (unsigned char)rs.error[i] < 0x20 ? ' ' :
+		    rs.error[i];
+	}
+	err[k] = '\0';
+	snprintf(buf, size, ",\"history\":{\"on\":%s,\"bytes\":%llu,"
+	    "\"first_ns\":%llu,\"last_ns\":%llu,\"checkpoints\":%d,"
+	    "\"corrections\":%llu,\"corrected_ns\":%llu,\"error\":%s%s%s}",
+	    rs.on ? "true" : "false",
+	    (unsigned long long)st->history_bytes,
+	    (unsigned long long)st->history_first,
+	    (unsigned long long)st->history_last, rs.checkpoints,
+	    (unsigned long long)st->corrections,
+	    (unsigned long long)st->corrected_ns, rs.error != NULL ? "\"" :
+	    "null", rs.error != NULL ? err : "", rs.error != NULL ? "\"" : "");
+}
+
 static int
 loop_emit(struct loop *l)
 {
@@ -1288,20 +1336,15 @@ loop_emit(struct loop *l)
 
 	more[0] = '\0';
 	if (l->src != NULL) {
+		/* Not the figures of a model gone back to a checkpoint. */
+		if (l->redo != NULL)
+			redo_settle(l->redo);
 		loop_status(l, source_now());
 		n = snprintf(more, sizeof more, st->lag_known ?
 		    "\"lag_ns\":%llu" : "\"lag_ns\":null",
 		    (unsigned long long)st->lag_ns);
-		if (st->history)
-			snprintf(more + n, sizeof more - (size_t)n,
-			    ",\"history\":{\"bytes\":%llu,\"first_ns\":%llu,"
-			    "\"last_ns\":%llu,\"corrections\":%llu,"
-			    "\"corrected_ns\":%llu}",
-			    (unsigned long long)st->history_bytes,
-			    (unsigned long long)st->history_first,
-			    (unsigned long long)st->history_last,
-			    (unsigned long long)st->corrections,
-			    (unsigned long long)st->corrected_ns);
+		if (l->redo != NULL)
+			loop_history_json(l, more + n, sizeof more - (size_t)n);
 	}
 	batch_emit(l->model, l->opts, stdout, more);
 	return ferror(stdout) ? -1 : 0;

@@ -589,7 +589,6 @@ model_late_defer(struct model *m, int on, uint64_t t, uint64_t off)
 	ro->defer = on;
 	ro->defer_time = t;
 	ro->defer_off = off;
-	ro->deferred = 0;
 }
 
 /* The earliest late event left to the owner since it last asked: 1, or 0
@@ -605,6 +604,13 @@ model_late_take(struct model *m, uint64_t *t, uint64_t *off)
 	*off = ro->late_off;
 	ro->deferred = 0;
 	return 1;
+}
+
+/* Whether late events were left to the owner since it last asked. */
+int
+model_late_peek(const struct model *m)
+{
+	return m->p->ro.deferred;
 }
 
 /* Where the events applied end: every event before (t, off) in time

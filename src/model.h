@@ -625,6 +625,7 @@ void		 model_apply_sorted(struct model *, const struct proto_ev *,
 		     size_t);
 void		 model_late_defer(struct model *, int, uint64_t, uint64_t);
 int		 model_late_take(struct model *, uint64_t *, uint64_t *);
+int		 model_late_peek(const struct model *);
 void		 model_released(const struct model *, uint64_t *, uint64_t *);
 void		 model_drop_held(struct model *);
 void		 model_release_until(struct model *, uint64_t);

@@ -136,6 +136,7 @@ struct reader_fast;
 
 struct reader {
 	int		 fd;
+	int		 own;		/* evtop's own file: it never shrinks */
 	struct reader_fast *fast;	/* the single pass, if it is used */
 	struct proto_dec *dec;		/* pass 1 */
 	struct proto_dec *types;	/* the first header's types */
@@ -866,12 +867,14 @@ struct reader_fast {
 	/* After a seek, events before (from_time, from_off) are passed
 	 * over: (0, 0) passes none. */
 	uint64_t	 from_time, from_off;
+	int		 guarded;	/* the SIGBUS handler covers the map */
 };
 
 /*
  * A file that shrinks under the mapping raises SIGBUS on the missing
  * pages: the handler maps zeros there, and the reader stops with an error.
- * One mapping at a time has the handler; a second reader reads by pread.
+ * One mapping at a time has the handler; a second reader reads by pread
+ * (two passes), unless the file is evtop's own (reader_open_own()).
  */
 static const uint8_t	*reader_map_lo, *reader_map_hi;
 static volatile sig_atomic_t reader_shrunk;
@@ -940,8 +943,9 @@ reader_fast_free(struct reader_fast *f, uint64_t size)
 {
 	if (f == NULL)
 		return;
-	if (f->map != NULL) {
+	if (f->map != NULL)
 		munmap((void *)f->map, (size_t)size);
+	if (f->guarded) {
 		sigaction(SIGBUS, &reader_old_bus, NULL);
 		reader_map_lo = reader_map_hi = NULL;
 	}
@@ -963,12 +967,15 @@ reader_fast_map(struct reader *m, struct reader_fast *f)
 	struct sigaction	sa;
 	void			*map;
 
-	if (reader_map_lo != NULL || m->size == 0)
+	if ((!m->own && reader_map_lo != NULL) || m->size == 0)
 		return -1;
 	map = mmap(NULL, (size_t)m->size, PROT_READ, MAP_PRIVATE, m->fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
 	f->map = map;
+	if (m->own)
+		return 0;	/* never cut short under us: no handler */
+	f->guarded = 1;
 	reader_map_lo = f->map;
 	reader_map_hi = f->map + m->size;
 	reader_shrunk = 0;
@@ -1609,7 +1616,7 @@ reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
 			f->all = 1;
 		}
 	}
-	if (reader_shrunk) {
+	if (f->guarded && reader_shrunk) {
 		/* Some bytes read were the zeros mapped for them. */
 		m->error[0] = '\0';
 		reader_fail(m, "the file shrank while read");
@@ -1674,8 +1681,26 @@ reader_fast_open(struct reader *m)
 }
 
 
+static struct reader *reader_open_as(const char *, int, char **);
+
 struct reader *
 reader_open(const char *path, char **cause)
+{
+	return reader_open_as(path, 0, cause);
+}
+
+/*
+ * A file of evtop's own that nothing else writes or cuts (a live source's
+ * history): mapped whatever other file is, as no SIGBUS can come of it.
+ */
+struct reader *
+reader_open_own(const char *path, char **cause)
+{
+	return reader_open_as(path, 1, cause);
+}
+
+static struct reader *
+reader_open_as(const char *path, int own, char **cause)
 {
 	struct reader	 *m;
 	struct stat	  st;
@@ -1684,6 +1709,7 @@ reader_open(const char *path, char **cause)
 
 	if ((m = calloc(1, sizeof *m)) == NULL)
 		goto fail;
+	m->own = own;
 	m->out.pending = -1;
 	if ((m->fd = reader_open_fd(path)) == -1) {
 		free(m);
@@ -1694,10 +1720,8 @@ reader_open(const char *path, char **cause)
 		m->size = (uint64_t)st.st_size;
 	if ((m->dec = proto_dec_new(0)) != NULL)
 		proto_dec_frame_only(m->dec);
-	m->runs = calloc(READER_FAN, sizeof *m->runs);
-	m->segs = calloc(READER_SEGS, sizeof *m->segs);
 	reader_forget_runs(m);
-	if (m->dec == NULL || m->runs == NULL || m->segs == NULL)
+	if (m->dec == NULL)
 		goto fail;
 	if (READER_SINGLE) {
 		switch (reader_fast_open(m)) {
@@ -1715,6 +1739,11 @@ reader_open(const char *path, char **cause)
 		proto_dec_reset(m->dec);
 		m->events = 0;
 	}
+	/* The two passes' index (megabytes: only when they are used). */
+	m->runs = calloc(READER_FAN, sizeof *m->runs);
+	m->segs = calloc(READER_SEGS, sizeof *m->segs);
+	if (m->runs == NULL || m->segs == NULL)
+		goto fail;
 	if (reader_index(m) == -1)
 		goto fail;
 	if (m->types == NULL)
@@ -1885,7 +1914,7 @@ reader_lasting(const struct reader *m)
 int
 reader_shrank(const struct reader *m)
 {
-	return m->fast != NULL && reader_shrunk;
+	return m->fast != NULL && m->fast->guarded && reader_shrunk;
 }
 
 /* The header's types, for printing unknown events and the type list. */

@@ -33,6 +33,7 @@ struct ckpt {
 	uint64_t	 end;		/* where the next one goes */
 	struct ckpt_ent	 ent[CKPT_MAX];
 	int		 n, max;
+	int		 thin_old;	/* thinning spares the newer half */
 	uint64_t	 stored;	/* bytes in the file, all kept */
 	uint8_t		*map;		/* bitmap scratch */
 	size_t		 map_len;
@@ -68,6 +69,13 @@ ckpt_new(char **cause)
 	}
 	c->max = CKPT_MAX;
 	return c;
+}
+
+/* When full, thin the older half only: the newer stay as dense. */
+void
+ckpt_thin_old(struct ckpt *c)
+{
+	c->thin_old = 1;
 }
 
 /* At most n kept (2 to CKPT_MAX). */
@@ -170,14 +178,15 @@ ckpt_zero_page(const char *p, size_t n)
 	return acc == 0;
 }
 
-/* Every other checkpoint goes (the first stays: the start). */
+/* Every other checkpoint goes (the first stays: the start), or with
+ * thin_old every other of the older half. */
 static void
 ckpt_thin(struct ckpt *c)
 {
-	int	i, j;
+	int	i, j, upto = c->thin_old ? c->n / 2 : c->n;
 
 	for (i = 1, j = 1; i < c->n; i++) {
-		if (i % 2 == 1) {
+		if (i < upto && i % 2 == 1) {
 			c->stored -= c->ent[i].stored;
 #ifdef FALLOC_FL_PUNCH_HOLE
 			(void)fallocate(c->fd, FALLOC_FL_PUNCH_HOLE |

@@ -21,6 +21,7 @@ struct ckpt;
 struct ckpt	*ckpt_new(char **);
 void		 ckpt_free(struct ckpt *);
 void		 ckpt_limit(struct ckpt *, int);
+void		 ckpt_thin_old(struct ckpt *);
 void		 ckpt_keep(struct ckpt *, int, int);
 int		 ckpt_save(struct ckpt *, const struct model *,
 		     const struct ckpt_pos *);

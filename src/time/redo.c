@@ -39,7 +39,11 @@
 #define REDO_CKPTS	64		/* checkpoints kept */
 #define REDO_SAMPLES	64
 #define REDO_MIN_EVERY	4096		/* no checkpoints closer than this */
-#define REDO_CKPT_NS	1000000000ull	/* nor further apart in time */
+#define REDO_CKPT_NS	50000000ull	/* nor further apart in time */
+#define REDO_Q_BYTES	(8u << 20)	/* events kept that came in a run */
+/* Corrections start at most this often: late blocks that keep coming
+ * (a source faster than real time) are put back together. */
+#define REDO_GAP_NS	50000000ull
 
 enum redo_state {
 	REDO_IDLE,	/* events applied as they come */
@@ -51,6 +55,16 @@ enum redo_state {
 struct redo_sample {
 	uint64_t	 wall, time;
 };
+
+/* An event that came during a run, its payload after it. */
+struct redo_qev {
+	uint64_t	 time, off;
+	int32_t		 cap;
+	uint32_t	 size, len;
+	uint16_t	 tag, kind;
+};
+
+#define REDO_QALIGN(n)	(((n) + 7) & ~(size_t)7)
 
 struct redo {
 	struct model	*m;
@@ -68,13 +82,23 @@ struct redo {
 	uint64_t	 arr_t, arr_off;
 	uint64_t	 newest;	/* newest event time that came */
 	int		 tail;		/* a RUN's events go to the buffer now */
-	int		 given;		/* the last event a RUN took */
-	uint64_t	 given_t, given_off;
+	uint64_t	 given_t, given_off;	/* the last a RUN took */
 	uint64_t	 horizon;	/* released once not later than this */
 	uint64_t	 view_ns;
 	uint64_t	 run_from;	/* where the correction went back to */
 	uint64_t	 run_late;	/* the late event's time */
 	int		 run_fix;	/* a correction, not a catch-up */
+	uint64_t	 run_at;	/* when the last correction started */
+	uint64_t	 busy_since;	/* when this run began, one after the
+					 * other */
+	int		 waiting;	/* a run waits for REDO_GAP_NS */
+
+	/* What came during a run, in the order it came: given to the model
+	 * as it would have been when the run is over, so the run need not
+	 * read the history again for it (unless there was too much). */
+	uint8_t		*q;
+	size_t		 q_used;
+	int		 q_over;
 
 	struct redo_sample sample[REDO_SAMPLES];
 	int		 ns, s0;
@@ -82,6 +106,8 @@ struct redo {
 	struct redo_stats st;
 	struct proto_ev	 ev[REDO_N];
 };
+
+static int	redo_hold(struct redo *, uint64_t);
 
 struct redo *
 redo_new(struct model *m, uint64_t max_bytes, uint64_t max_ns, char **cause)
@@ -99,6 +125,7 @@ redo_new(struct model *m, uint64_t max_bytes, uint64_t max_ns, char **cause)
 		return NULL;
 	}
 	ckpt_limit(r->ck, REDO_CKPTS);
+	ckpt_thin_old(r->ck);	/* late events are mostly recent */
 	return r;
 }
 
@@ -109,6 +136,7 @@ redo_free(struct redo *r)
 		return;
 	spill_free(r->sp);
 	ckpt_free(r->ck);
+	free(r->q);
 	free(r);
 }
 
@@ -158,6 +186,22 @@ redo_checkpoint(struct redo *r)
 	}
 	r->since_ckpt = 0;
 	r->ckpt_time = pos.time;
+}
+
+/* Time for a checkpoint: every REDO_EVERY events applied, or a second of
+ * event time (with a few thousand events), so that going back is short
+ * however fast the program writes. */
+static int
+redo_due(const struct redo *r)
+{
+	uint64_t	at, off;
+
+	if (r->since_ckpt >= REDO_EVERY)
+		return 1;
+	if (r->since_ckpt < REDO_MIN_EVERY)
+		return 0;
+	model_released(r->m, &at, &off);
+	return at >= r->ckpt_time + REDO_CKPT_NS;
 }
 
 /* Nothing kept: a new connection, or no more history for this one. */
@@ -217,6 +261,61 @@ redo_header(struct redo *r, const struct proto_dec *dec, uint64_t data)
 	redo_defer(r);
 }
 
+/* Keep an event that came during a run, if there is room. */
+static void
+redo_keep(struct redo *r, const struct proto_ev *ev)
+{
+	struct redo_qev	*h;
+	size_t		 need = REDO_QALIGN(sizeof *h + ev->len);
+
+	if (r->q_over)
+		return;
+	if (r->q == NULL && (r->q = malloc(REDO_Q_BYTES)) == NULL) {
+		r->q_over = 1;
+		return;
+	}
+	if (r->q_used + need > REDO_Q_BYTES) {
+		r->q_over = 1;
+		return;
+	}
+	h = (struct redo_qev *)(void *)(r->q + r->q_used);
+	h->time = ev->time;
+	h->off = ev->off;
+	h->cap = ev->cap;
+	h->size = ev->size;
+	h->len = ev->len;
+	h->tag = ev->tag;
+	h->kind = ev->kind;
+	if (ev->len > 0)
+		memcpy(h + 1, ev->payload, ev->len);
+	r->q_used += need;
+}
+
+/* The events kept during the run, to the model as they came. */
+static void
+redo_give_kept(struct redo *r)
+{
+	const struct redo_qev	*h;
+	struct proto_ev		 ev;
+	size_t			 at;
+
+	for (at = 0; at < r->q_used; at += REDO_QALIGN(sizeof *h + h->len)) {
+		h = (const struct redo_qev *)(const void *)(r->q + at);
+		memset(&ev, 0, sizeof ev);
+		ev.time = h->time;
+		ev.off = h->off;
+		ev.cap = h->cap;
+		ev.size = h->size;
+		ev.len = h->len;
+		ev.tag = h->tag;
+		ev.kind = h->kind;
+		ev.payload = (const uint8_t *)(h + 1);
+		(void)proto_fields(&ev);
+		model_apply(r->m, &ev);
+	}
+	r->q_used = 0;
+}
+
 /* An event decoded: 1 if the model is to have it now. */
 int
 redo_event(struct redo *r, const struct proto_ev *ev)
@@ -236,6 +335,8 @@ redo_event(struct redo *r, const struct proto_ev *ev)
 		r->arr_off = ev->off;
 	}
 	r->arr_any = 1;
+	if (r->state == REDO_RUN)
+		redo_keep(r, ev);
 	return 0;
 }
 
@@ -271,6 +372,11 @@ redo_run(struct redo *r, uint64_t t, int fix)
 		redo_give_up(r, spill_error(r->sp));
 		return;
 	}
+	if (fix)
+		r->run_at = source_now();
+	if (r->state != REDO_RUN)
+		r->busy_since = source_now();
+	r->waiting = 0;
 	if (fix && !r->run_fix) {
 		r->run_fix = 1;
 		r->run_late = t;
@@ -279,8 +385,12 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	r->run_from = p->time;
 	r->state = REDO_RUN;
 	r->tail = 0;
-	r->given = 0;
+	/* What comes meanwhile must not be older than where it starts. */
+	r->given_t = p->time;
+	r->given_off = p->off;
 	r->arr_any = 0;
+	r->q_used = 0;		/* the files hold them now */
+	r->q_over = 0;
 	r->since_ckpt = 0;
 	r->ckpt_time = p->time;
 	r->st.busy = 1;
@@ -320,25 +430,35 @@ redo_slice(struct redo *r, uint64_t start, uint64_t budget)
 		if (n == 0) {
 			/* What came meanwhile: older than where the run
 			 * is, it needs another start. */
-			if (r->arr_any && r->given && (r->arr_t < r->given_t ||
+			if (r->arr_any && (r->arr_t < r->given_t ||
 			    (r->arr_t == r->given_t &&
 			    r->arr_off < r->given_off))) {
+				if (budget > 0 && source_now() < r->run_at +
+				    REDO_GAP_NS) {
+					r->waiting = 1;
+					return 1;
+				}
 				redo_run(r, r->arr_t, 1);
 				if (r->state != REDO_RUN)
 					return 0;
 				continue;
 			}
-			if (spill_more(r->sp)) {
+			if (r->q_over && spill_more(r->sp)) {
+				/* Too much came to keep: read it. */
 				r->arr_any = 0;
+				r->q_used = 0;
+				r->q_over = 0;
 				if (spill_refresh(r->sp) != 0) {
 					redo_give_up(r, spill_error(r->sp));
 					return 0;
 				}
 				continue;
 			}
+			/* In order after the run's: as if they came now. */
+			r->tail = 1;
+			redo_give_kept(r);
 			return 0;
 		}
-		r->given = 1;
 		r->given_t = r->ev[n - 1].time;
 		r->given_off = r->ev[n - 1].off;
 		for (k = 0; k < n && !r->tail && r->ev[k].time <= r->horizon;
@@ -353,7 +473,7 @@ redo_slice(struct redo *r, uint64_t start, uint64_t budget)
 			(void)model_apply_until(r->m, r->ev + k, n - k,
 			    UINT64_MAX);
 		}
-		if (!r->tail && r->since_ckpt >= REDO_EVERY)
+		if (redo_due(r))
 			redo_checkpoint(r);
 		spill_pin(r->sp, r->ev[n - 1].time);
 		if (budget > 0 && source_now() - start >= budget)
@@ -379,11 +499,13 @@ redo_until(struct redo *r, uint64_t t)
 
 /* Late events left to us since last asked: a run to put them back. */
 static int
-redo_late(struct redo *r)
+redo_late(struct redo *r, int now)
 {
 	uint64_t	t, off;
 
-	if (r->state != REDO_IDLE || !model_late_take(r->m, &t, &off))
+	if (r->state != REDO_IDLE || (!now && model_late_peek(r->m) &&
+	    source_now() < r->run_at + REDO_GAP_NS) ||
+	    !model_late_take(r->m, &t, &off))
 		return 0;
 	redo_run(r, t, 1);
 	return 1;
@@ -414,18 +536,14 @@ redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
 	}
 	r->sample[(r->s0 + r->ns++) % REDO_SAMPLES] =
 	    (struct redo_sample){ wall, newest };
-	if (redo_late(r))
+	if (redo_late(r, 0))
 		return;
 	if (r->state == REDO_IDLE) {
-		uint64_t	at, o;
-
 		/* Those the history no longer reaches go. */
 		if ((i = redo_oldest(r)) > 0)
 			ckpt_keep(r->ck, i, ckpt_count(r->ck));
-		model_released(r->m, &at, &o);
-		if (r->since_ckpt >= REDO_EVERY ||
-		    (r->since_ckpt >= REDO_MIN_EVERY && at >= r->ckpt_time +
-		    REDO_CKPT_NS))
+		/* Not while a late event waits: the model lacks it. */
+		if (!model_late_peek(r->m) && redo_due(r))
 			redo_checkpoint(r);
 		redo_defer(r);
 	}
@@ -451,9 +569,15 @@ redo_tick(struct redo *r, uint64_t wall, uint64_t budget)
 	}
 	if (r->state == REDO_RUN && !redo_slice(r, wall, budget))
 		redo_done(r, wall);
+	/* Held in the past, and late events came that belong there. */
+	if (r->state == REDO_VIEW && r->arr_any && r->arr_t < r->view_ns &&
+	    wall >= r->run_at + REDO_GAP_NS) {
+		r->run_at = wall;
+		(void)redo_hold(r, r->view_ns);
+	}
 	if (r->state == REDO_IDLE) {
 		model_release_until(r->m, r->horizon);
-		(void)redo_late(r);
+		(void)redo_late(r, 0);
 	}
 }
 
@@ -461,6 +585,15 @@ int
 redo_busy(const struct redo *r)
 {
 	return r != NULL && r->state == REDO_RUN;
+}
+
+/* How long the model has been going back and catching up (0: it is not). */
+uint64_t
+redo_busy_ns(const struct redo *r, uint64_t now)
+{
+	if (!redo_busy(r) || now < r->busy_since)
+		return 0;
+	return now - r->busy_since + 1;
 }
 
 /* Milliseconds until redo_tick() has something to release, or -1. */
@@ -471,12 +604,28 @@ redo_wait_ms(const struct redo *r, uint64_t wall)
 
 	if (r == NULL || !r->on)
 		return -1;
+	if ((r->state == REDO_RUN && r->waiting) || (r->state == REDO_IDLE &&
+	    model_late_peek(r->m))) {
+		at = r->run_at + REDO_GAP_NS;
+		return at <= wall ? 0 : (int)((at - wall + 999999) / 1000000);
+	}
 	if (r->state == REDO_RUN)
 		return 0;
 	if (r->ns == 0)
 		return -1;
 	at = r->sample[r->s0].wall + REDO_HOLD_NS;
 	return at <= wall ? 0 : (int)((at - wall + 999999) / 1000000);
+}
+
+/* A run under way, to its end now: figures printed or drawn are never
+ * those of a model gone back. */
+void
+redo_settle(struct redo *r)
+{
+	if (r->state == REDO_RUN) {
+		(void)redo_slice(r, 0, 0);
+		redo_done(r, source_now());
+	}
 }
 
 /*
@@ -495,9 +644,32 @@ redo_finish(struct redo *r)
 			redo_done(r, source_now());
 		}
 		model_flush(r->m);
-		if (!r->on || !redo_late(r))
+		if (!r->on || !redo_late(r, 1))
 			break;
 	}
+}
+
+/*
+ * The model at t, held there: from the last checkpoint before it, the
+ * history up to it.  Events that came while held and older than a
+ * checkpoint make it false: it goes first.
+ */
+static int
+redo_hold(struct redo *r, uint64_t t)
+{
+	if (r->state == REDO_VIEW && r->arr_any)
+		ckpt_keep(r->ck, 0, ckpt_find(r->ck, r->arr_t) + 1);
+	r->state = REDO_IDLE;
+	redo_run(r, t, 0);
+	if (r->state != REDO_RUN)
+		return -1;
+	(void)redo_until(r, t);
+	r->state = REDO_VIEW;
+	r->view_ns = t;
+	r->st.busy = 0;
+	/* The stream goes on to disk; the newest checkpoint stays. */
+	spill_pin(r->sp, ckpt_at(r->ck, ckpt_count(r->ck) - 1)->time);
+	return 0;
 }
 
 /*
@@ -513,23 +685,18 @@ redo_view(struct redo *r, uint64_t t, const char **why)
 		*why = "no history is kept of this source (--history)";
 		return -1;
 	}
-	if (r->state == REDO_RUN)
-		redo_finish(r);
+	/* Late events put back first: the checkpoints are then true. */
+	redo_settle(r);
+	if (redo_late(r, 1))
+		redo_settle(r);
 	if ((i = redo_oldest(r)) < 0 || t < ckpt_at(r->ck, i)->time) {
 		*why = "that is before the history kept (--history)";
 		return -1;
 	}
-	redo_run(r, t, 0);
-	if (r->state != REDO_RUN) {
+	if (redo_hold(r, t) != 0) {
 		*why = "the history could not be read";
 		return -1;
 	}
-	(void)redo_until(r, t);
-	r->state = REDO_VIEW;
-	r->view_ns = t;
-	r->st.busy = 0;
-	/* The stream goes on to disk; the newest checkpoint stays. */
-	spill_pin(r->sp, ckpt_at(r->ck, ckpt_count(r->ck) - 1)->time);
 	return 0;
 }
 

@@ -11,7 +11,7 @@
 #define REDO_HISTORY_NS		(600ull * 1000000000ull)	/* 10 min */
 #define REDO_HISTORY_BYTES	(512ull << 20)
 #define REDO_HOLD_NS		30000000ull	/* bytes this old are in order */
-#define REDO_EVERY		(1u << 19)	/* events between checkpoints */
+#define REDO_EVERY		(1u << 17)	/* events between checkpoints */
 
 struct model;
 struct proto_dec;
@@ -24,7 +24,7 @@ struct redo_stats {
 	int		 checkpoints;
 	uint64_t	 corrections;	/* late events put back */
 	uint64_t	 back_ns;	/* how far the last went back */
-	uint64_t	 corrected_at;	/* wall time it ended, 0: none yet */
+	uint64_t	 corrected_at;	/* when it ended (source_now()), 0: none */
 	int		 busy;		/* one is under way */
 	int		 viewing;	/* held in the past, at view_ns */
 	uint64_t	 view_ns;
@@ -41,7 +41,9 @@ int		 redo_event(struct redo *, const struct proto_ev *);
 void		 redo_commit(struct redo *, uint64_t, uint64_t, uint64_t);
 void		 redo_tick(struct redo *, uint64_t, uint64_t);
 int		 redo_busy(const struct redo *);
+uint64_t	 redo_busy_ns(const struct redo *, uint64_t);
 int		 redo_wait_ms(const struct redo *, uint64_t);
+void		 redo_settle(struct redo *);
 void		 redo_finish(struct redo *);
 void		 redo_give_up(struct redo *, const char *);
 int		 redo_view(struct redo *, uint64_t, const char **);

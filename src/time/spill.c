@@ -7,7 +7,7 @@
  * from the start (O_TMPFILE, or unlinked at once), so nothing is left
  * behind however evtop ends.  A file is a valid eventlog that reader.c
  * reads like any other; only whole events go in (the decoder says where
- * they end).  When a file passes a quarter of the bound, the next one
+ * they end).  When a file passes 1/64 of the bound, the next one
  * starts at a block marker, so each file's blocks are whole; the oldest
  * file goes when the bound in bytes or in event time is passed, and the
  * history's floor moves past its last event.
@@ -62,7 +62,9 @@ struct spill {
 	uint64_t	 newest;
 	uint64_t	 pin;		/* files with events at or after it stay */
 	uint64_t	 dropped;
-	/* Reading. */
+	/* Reading: the files with events still to give. */
+	struct spill_seg *act[SPILL_SEGS];
+	int		 nact;
 	uint64_t	 from_t, from_off;
 	uint64_t	 last_t, last_off;
 	int		 given;
@@ -339,9 +341,13 @@ spill_drop(struct spill *sp)
 {
 	struct spill_seg	*s = &sp->seg[0];
 	struct spill_seg	 t;
+	int			 i;
 
 	if (sp->nseg < 2 || (s->any && s->tmax >= sp->pin))
 		return 0;
+	for (i = 0; i < sp->nact; i++)
+		if (sp->act[i] == s)
+			return 0;	/* still being read */
 	if (s->any && s->tmax + 1 > sp->floor)
 		sp->floor = s->tmax + 1;
 	spill_seg_close(s);
@@ -349,6 +355,8 @@ spill_drop(struct spill *sp)
 	memmove(&sp->seg[0], &sp->seg[1], (size_t)(sp->nseg - 1) *
 	    sizeof sp->seg[0]);
 	sp->seg[--sp->nseg] = t;
+	for (i = 0; i < sp->nact; i++)
+		sp->act[i]--;		/* they moved down one */
 	sp->dropped++;
 	return 1;
 }
@@ -449,6 +457,7 @@ spill_seek(struct spill *sp, uint64_t t, uint64_t off)
 	sp->from_t = t;
 	sp->from_off = off;
 	sp->given = 0;
+	sp->nact = 0;
 	for (i = 0; i < sp->nseg; i++) {
 		s = &sp->seg[i];
 		s->n = s->i = 0;
@@ -463,7 +472,7 @@ spill_seek(struct spill *sp, uint64_t t, uint64_t off)
 		}
 		if (s->rd == NULL) {
 			snprintf(path, sizeof path, "/proc/self/fd/%d", s->fd);
-			if ((s->rd = reader_open(path, &cause)) == NULL) {
+			if ((s->rd = reader_open_own(path, &cause)) == NULL) {
 				snprintf(sp->err, sizeof sp->err, "history: %s",
 				    cause != NULL ? cause : "cannot read");
 				free(cause);
@@ -479,6 +488,7 @@ spill_seek(struct spill *sp, uint64_t t, uint64_t off)
 			return -1;
 		}
 		s->done = 0;
+		sp->act[sp->nact++] = s;
 	}
 	return 0;
 }
@@ -516,14 +526,16 @@ spill_next(struct spill *sp, struct proto_ev *out, size_t max)
 
 	while (n < max) {
 		best = NULL;
-		for (i = 0; i < sp->nseg; i++) {
-			s = &sp->seg[i];
+		for (i = 0; i < sp->nact; i++) {
+			s = sp->act[i];
 			if (s->i == s->n) {
 				/* A refill would move what out[] points at. */
-				if (n > 0 && !s->done)
+				if (n > 0)
 					goto out;
-				if (!spill_fill(sp, s))
+				if (!spill_fill(sp, s)) {
+					sp->act[i--] = sp->act[--sp->nact];
 					continue;
+				}
 			}
 			if (best == NULL || s->ev[s->i].time <
 			    best->ev[best->i].time || (s->ev[s->i].time ==

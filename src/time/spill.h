@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SPILL_SEGS	5	/* files at once: the bound is split in 4 */
+#define SPILL_SEGS	65	/* files at once: the bound is split in 64 */
 
 struct proto_dec;
 struct proto_ev;
