@@ -10,7 +10,8 @@
  *			(never the global blocks, cap 0xffff)
  *	--blocks N	how much later: N units of the original order
  *			(default 20)
- *	-v		say on stderr what was moved
+ *	-v		say on stderr what was moved, and by how many
+ *			bytes later than in IN (the least, the most)
  *
  * The file is cut into units: the header (and anything before it); each
  * block, from its EVENT_BLOCK_MARKER (tag 18: u32 size counted from the
@@ -92,11 +93,28 @@ new_unit(size_t off, int32_t cap, int block)
 	return u;
 }
 
+static size_t	 out_off;			/* bytes written */
+static size_t	 disp_min = (size_t)-1, disp_max;	/* moved units' */
+
 static void
 put(FILE *f, const uint8_t *p, size_t off, size_t end)
 {
 	if (end > off && fwrite(p + off, 1, end - off, f) != end - off)
 		die("write");
+	out_off += end - off;
+}
+
+/* A moved unit: written how many bytes later than in IN. */
+static void
+put_moved(FILE *f, const uint8_t *p, const struct unit *u)
+{
+	size_t	d = out_off - u->off;
+
+	if (d < disp_min)
+		disp_min = d;
+	if (d > disp_max)
+		disp_max = d;
+	put(f, p, u->off, u->end);
 }
 
 int
@@ -252,11 +270,11 @@ main(int argc, char **argv)
 		put(f, p, u->off, u->end);
 		while (h0 < nheld && held[h0] + delay <= i) {
 			j = held[h0++];
-			put(f, p, units[j].off, units[j].end);
+			put_moved(f, p, &units[j]);
 		}
 	}
 	for (; h0 < nheld; h0++)
-		put(f, p, units[held[h0]].off, units[held[h0]].end);
+		put_moved(f, p, &units[held[h0]]);
 	if (i < nunits)
 		put(f, p, units[i].off, units[i].end);
 	if (have_end)
@@ -266,8 +284,9 @@ main(int argc, char **argv)
 		die(out);
 	if (verbose)
 		fprintf(stderr, "delay: %s: %zu events, %zu units, %zu blocks "
-		    "moved %zu later, %zu events outside blocks%s%s%s\n", out,
-		    nevents, nunits, nmoved, delay, noutside,
+		    "moved %zu later (by %zu to %zu bytes), %zu events outside "
+		    "blocks%s%s%s\n", out, nevents, nunits, nmoved, delay,
+		    nmoved ? disp_min : 0, disp_max, noutside,
 		    have_end ? "" : ", no end marker",
 		    nunits > 0 && units[nunits - 1].cut ?
 		    ", the last event cut" : "",

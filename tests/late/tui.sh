@@ -17,7 +17,11 @@
 #  (c) when the source has ended (evtop stays and waits to reconnect; no
 #      --once in the TUI), q quits with status 0 and the terminal is as it
 #      was: tty settings (stty -a before and after), main screen, cursor
-#      shown, keypad mode off, nothing of evtop left on screen.
+#      shown, keypad mode off, nothing of evtop left on screen;
+#  (d) the event time the header shows never goes back: what is drawn
+#      while a correction is under way is not the model part way through
+#      it (the time, to the millisecond; how often the header said
+#      `correcting` is printed).
 #
 # Every wait polls with a deadline; the 0.5 s between keys is pacing, not
 # synchronisation.  SKIPPED without tmux or python3.
@@ -72,7 +76,8 @@ $MKLOG $FIX/gc.eventlog $T/long.eventlog 4 2>/dev/null
 $DELAY --cap 1 --blocks 20 $T/long.eventlog $T/late.eventlog
 
 # The driver: keys while the stream lasts, timed; the header watched.
-# Prints "keys N median MS worst MS", "capture median MS", and
+# Prints "keys N median MS worst MS", "capture median MS", "correcting N
+# of M captures", "back N FROM->TO..." (the event time shown went back) and
 # "corrected LINE" (or "corrected -") on its last lines.
 cat >$T/drive.py <<'EOF'
 import re, subprocess, sys, time
@@ -109,12 +114,29 @@ def ended():
     except OSError:
         return False
 
-caps, lat, corrected, late_keys = [], [], None, 0
+evtime = re.compile(r"\bevent (?:(\d+)h)?(?:(\d+)m)?([\d.]+)s\b")
+caps, lat, corrected = [], [], None
+looks, correcting, shown, back = 0, 0, None, []
 def look(lines):
-    global corrected
-    for l in header(lines):
+    global corrected, looks, correcting, shown
+    h = header(lines)
+    looks += 1
+    for l in h:
         if corrected is None and "corrected" in l.lower():
             corrected = l.strip()
+    if any("correcting" in l.lower() for l in h):
+        correcting += 1
+    # The event time shown: it only goes forward (seconds, to the
+    # millisecond below a minute; 0.1 s below an hour).
+    for l in h:
+        m = evtime.search(l)
+        if m:
+            t = int(m.group(1) or 0) * 3600 + int(m.group(2) or 0) * 60 + \
+                float(m.group(3))
+            if shown is not None and t < shown - 0.05:
+                back.append((shown, t))
+            shown = t
+            break
 
 start = time.monotonic()
 key = "2"
@@ -154,6 +176,9 @@ with open(out, "w") as f:
     c = sorted(caps)
     f.write("capture median %.1f max %.1f\n" % (c[len(c) // 2] * 1e3,
             c[-1] * 1e3))
+    f.write("correcting %d of %d captures\n" % (correcting, looks))
+    f.write("back %d%s\n" % (len(back), "".join(" %.3fs->%.3fs" % x
+            for x in back[:4])))
     f.write("corrected %s\n" % (corrected or "-"))
 EOF
 
@@ -207,6 +232,9 @@ run() {
 	set -- $(echo "$res" | grep '^keys')
 	ok "${w}x$h: (b) $2 keys answered, median $4 ms, worst $6 ms (<= 50)" \
 	    eval "[ \"$2\" -ge 5 ] && [ \"$6\" != inf ] && [ \"$6\" -le 50 ]"
+	set -- $(echo "$res" | grep '^back')
+	ok "${w}x$h: (d) the event time shown never went back ($2 times)" \
+	    eq "$2" 0
 	$TM send-keys -t $s q
 	ok "${w}x$h: (c) q: evtop exits" wait_screen $s EXITED 10
 	wait_file $d/after 5
