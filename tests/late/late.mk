@@ -1,0 +1,37 @@
+# tests/late: live figures exact however late a capability's events arrive
+# (issue 15).  tests/late/delay moves some capabilities' blocks later in a
+# log; fakeprod serves it over a Unix socket, cat through a FIFO; the live
+# final figures must equal those of the original file.
+#
+#   check-late		delay keeps a file's figures (every fixture and
+#			corpus log); live = file over a socket and a FIFO,
+#			several capabilities and delays; past the kept
+#			history, late > 0 and nothing lost (late.sh;
+#			SKIPPED without python3)
+#   check-late-tui	the TUI in tmux under a stream of late blocks: the
+#			correction said, keys answered, the terminal
+#			restored (tui.sh; SKIPPED without tmux or python3)
+
+LATE_DIR := build/tests/late
+LATE_CORPUS ?= ../shared/conformance/ghc-events
+
+$(LATE_DIR)/delay: tests/late/delay.c $(PROTO_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
+
+check-late: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog
+	@if ! command -v python3 >/dev/null 2>&1; then \
+	    echo "check-late: SKIPPED: python3 not found"; else \
+	    tests/late/late.sh ./evtop $(LATE_DIR)/delay \
+	    build/tests/sources/fakeprod build/bench/mklog $(LATE_CORPUS); fi
+
+check-late-tui: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog
+	@if ! command -v tmux >/dev/null 2>&1; then \
+	    echo "check-late-tui: SKIPPED: tmux not found"; \
+	elif ! command -v python3 >/dev/null 2>&1; then \
+	    echo "check-late-tui: SKIPPED: python3 not found"; else \
+	    tests/late/tui.sh ./evtop $(LATE_DIR)/delay \
+	    build/tests/sources/fakeprod build/bench/mklog; fi
+
+CHECKS	+= check-late check-late-tui
+.PHONY: check-late check-late-tui
