@@ -122,6 +122,7 @@ run() {	# run CAPS
 	echo "# -N$n: measured (arrival - wall time of time_ns): $(cut -d' ' -f2 "$d/lags" | stats)"
 	echo "#   lag_ns:   $(cut -d' ' -f1 "$d/lags" | awk '{ printf "%s ", $1 == "null" ? "-" : int($1 / 1e6) }')"
 	echo "#   measured: $(cut -d' ' -f2 "$d/lags" | awk '{ printf "%s ", $1 == "null" ? "-" : int($1 / 1e6) }')"
+	echo "#   |lag_ns - measured|: $(awk '$1 != "null" && $2 != "null" { d = $1 - $2; print (d < 0 ? -d : d) }' "$d/lags" | stats)"
 	echo "#   held back (reorder.held, events): $(jq -r '.reorder.held' "$d/live.json" | tail -n +2 | sort -n | awk '{ v[n++] = $1 } END { if (n) printf "max %d, median %d", v[n-1], v[int(n/2)] }')"
 	ok "-N$n: lag_ns in every line" test "$(jq -r 'has("lag_ns")' "$d/live.json" | grep -vc true)" -eq 0
 	ok "-N$n: every lag_ns after the first line under 300 ms" all_under "$d/lags" 1

@@ -149,6 +149,8 @@ run_one() {
 	timeout 120 "$EVTOP" --batch --json "$d/rec.eventlog" >"$d/file.json" 2>/dev/null
 	echo "# $label: $(( $(stat -c %s "$d/rec.eventlog" 2>/dev/null || echo 0) >> 20 )) MB" \
 	    "read live in ${live_ms} ms, replayed in $(ms_since "$t0") ms"
+	[ "$(stat -c %s "$d/rec.eventlog" 2>/dev/null || echo 0)" -le $((512 << 20)) ] ||
+	    echo "#   (more than the default --history-size, 512 MiB: events before it may be late)"
 	echo "#   live:      $(figures "$d/live.json")"
 	echo "#   recording: $(figures "$d/file.json")"
 	hist=$(tail -n 1 "$d/live.json" | jq -c '.history // empty' 2>/dev/null)
