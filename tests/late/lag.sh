@@ -52,15 +52,19 @@ wait_sock() {	# wait_sock PATH SECONDS
 	return 1
 }
 
-# stamp OUT ARRIVALS: copy standard input to OUT line by line, and the wall time
-# (ns) each line arrived to ARRIVALS, one a line.
-stamp() {
+# stamped OUT ARRIVALS PIDFILE CMD...: run CMD (its pid in PIDFILE, its status
+# this one's), copying its standard output to OUT line by line and the wall time
+# (ns) each line arrived to ARRIVALS, one a line.  The reader is up before CMD
+# starts, so a slow start of python3 on a loaded machine delays no line.
+stamped() {
 	python3 -c '
-import os, sys, time
+import os, subprocess, sys, time
 out, arr = open(sys.argv[1], "wb"), open(sys.argv[2], "w")
-buf = b""
+p = subprocess.Popen(sys.argv[4:], stdout=subprocess.PIPE)
+open(sys.argv[3], "w").write("%d\n" % p.pid)
+fd, buf = p.stdout.fileno(), b""
 while True:
-    b = os.read(0, 1 << 20)
+    b = os.read(fd, 1 << 20)
     if not b:
         break
     now = time.time_ns()
@@ -69,7 +73,8 @@ while True:
         line, buf = buf.split(b"\n", 1)
         out.write(line + b"\n"); out.flush()
         arr.write("%d\n" % now); arr.flush()
-' "$1" "$2"
+sys.exit(p.wait())
+' "$@"
 }
 
 # lags LIVE ARRIVALS: per line after the first, "lag_ns measured_ns" (lag_ns
@@ -103,18 +108,19 @@ run() {	# run CAPS
 	p=$!
 	PIDS+=($p)
 	ok "-N$n: the program's socket is there" wait_sock "$d/s.sock" 20
-	TMPDIR=$d/tmp "$EVTOP" --batch --json --interval 0.25 --unix "$d/s.sock" \
-	    2>"$d/err" > >(stamp "$d/live.json" "$d/arrived") &
+	TMPDIR=$d/tmp stamped "$d/live.json" "$d/arrived" "$d/evtop.pid" \
+	    "$EVTOP" --batch --json --interval 0.25 --unix "$d/s.sock" 2>"$d/err" &
 	e=$!
 	PIDS+=($e)
+	wait_for "$d/evtop.pid" '^[0-9]+$' 10
+	PIDS+=("$(cat "$d/evtop.pid")")
 	# The run's length: lines at 4 a second for SECS seconds (a deadline, not a sleep).
 	wait_count "$d/live.json" '^\{' $((SECS * 4)) $((SECS * 3))
-	kill -INT "$e"
+	kill -INT "$(cat "$d/evtop.pid")"
 	wait_exit "$e" 10
 	ok "-N$n: evtop exits 0 on SIGINT" eq $? 0
 	kill -INT "$p" 2>/dev/null
 	wait_exit "$p" 10 >/dev/null
-	wait_count "$d/arrived" . "$(count "$d/live.json" '^\{')" 5
 	lines=$(count "$d/live.json" '^\{')
 	ok "-N$n: a line each interval ($lines lines)" test "$lines" -ge $((SECS * 3))
 	lags "$d/live.json" "$d/arrived" >"$d/lags"
