@@ -290,6 +290,10 @@ void		  proto_dec_block_state(const struct proto_dec *, int32_t *,
 		      int64_t *);
 const char	 *proto_fields(struct proto_ev *);
 
+/* enc.c */
+size_t		  proto_header_encode(const struct proto_dec *, uint8_t *,
+		      size_t);
+
 /* fields.c */
 uint16_t	  proto_fields_kind(uint16_t, int32_t);
 

@@ -11,14 +11,16 @@
 
 #define BATCH_DEFAULT_NS	1000000000ULL
 
-/* Print the model once, in the form the options ask for. */
+/* Print the model once, in the form the options ask for; more: JSON keys
+ * of the source's to add, or NULL. */
 void
-batch_emit(const struct model *m, const struct evtop_opts *o, FILE *f)
+batch_emit(const struct model *m, const struct evtop_opts *o, FILE *f,
+    const char *more)
 {
 	if (export_stdout(o))
 		return;		/* stdout carries an export */
 	if (o->json)
-		model_json(m, f);
+		model_json_more(m, f, more);
 	else {
 		model_text(m, f);
 		fputc('\n', f);

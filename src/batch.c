@@ -80,7 +80,7 @@ batch_file(const struct evtop_opts *o)
 			i += model_apply_until(m, ev, n - i,
 			    next < stop ? next : stop);
 			if (i < n && evs[i].time < stop) {
-				batch_emit(m, o, stdout);
+				batch_emit(m, o, stdout, NULL);
 				next += (evs[i].time - next) / every * every +
 				    every;
 			}
@@ -96,7 +96,7 @@ batch_file(const struct evtop_opts *o)
 	if (!begun)	/* the file ended before --from */
 		model_range_begin(m, o->from_ns, stop);
 	model_flush(m);
-	batch_emit(m, o, stdout);
+	batch_emit(m, o, stdout, NULL);
 	rc = export_end(m, o);
 	model_free(m);
 	reader_free(rd);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "evtop.h"
+#include "time/redo.h"
 #include "time/when.h"
 #include "source.h"
 #include "ui.h"
@@ -99,6 +100,12 @@ static const char evtop_usage[] =
 "                         evtop --batch --hp prog.hp prog.eventlog\n"
 "  --export-dir DIR     where the export key (E) writes (default .)\n"
 "                         evtop --export-dir /tmp/profiles prog.eventlog\n"
+"  --history TIME       how much of a live source to keep, to put late\n"
+"                       events in their place and go back (g): 10m by\n"
+"                       default, 0 for none\n"
+"                         evtop --history 2m --unix /tmp/prog.sock\n"
+"  --history-size MIB   and at most this many MiB of it (default 512)\n"
+"                         evtop --history-size 64 --fifo /tmp/el\n"
 "  --log FILE           write a log of what happens to FILE\n"
 "                         evtop --log evtop.log --unix /tmp/prog.sock\n"
 "  -v                   log to evtop-PID.log in the current directory\n"
@@ -133,6 +140,8 @@ enum {
 	OPT_EXPORT_DIR,
 	OPT_FROM,
 	OPT_TO,
+	OPT_HISTORY,
+	OPT_HISTORY_SIZE,
 };
 
 static const struct option evtop_longopts[] = {
@@ -154,6 +163,8 @@ static const struct option evtop_longopts[] = {
 	{ "serve-readonly", no_argument, NULL, OPT_SERVE_READONLY },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "history-size", required_argument, NULL, OPT_HISTORY_SIZE },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "hp", required_argument, NULL, OPT_HP },
@@ -295,6 +306,8 @@ main(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	opts.interval = 1;
 	opts.speed = 1;
+	opts.history_ns = REDO_HISTORY_NS;
+	opts.history_bytes = REDO_HISTORY_BYTES;
 	opts.to_ns = UINT64_MAX;
 	while ((c = getopt_long(argc, argv, "hvV", evtop_longopts,
 	    NULL)) != -1) {
@@ -329,6 +342,24 @@ main(int argc, char **argv)
 				    "or as 1m30s, 250ms, end", optarg);
 			opts.range = 1;
 			break;
+		case OPT_HISTORY:
+			if (when_parse(optarg, 0, UINT64_MAX,
+			    &opts.history_ns) != 0 || optarg[0] == '+' ||
+			    optarg[0] == '-' || opts.history_ns == UINT64_MAX)
+				return evtop_bad("--history %s: expected a "
+				    "time: seconds, or as 10m, 90s; 0 for "
+				    "none", optarg);
+			break;
+		case OPT_HISTORY_SIZE: {
+			double	mib;
+
+			if (evtop_number(optarg, &mib) != 0 || mib < 1 ||
+			    mib > 1048576)
+				return evtop_bad("--history-size %s: expected "
+				    "MiB, 1 to 1048576", optarg);
+			opts.history_bytes = (uint64_t)(mib * 1048576);
+			break;
+		}
 		case OPT_JSON:
 			opts.json = 1;
 			break;

@@ -53,6 +53,9 @@ struct evtop_opts {
 	 * to_ns UINT64_MAX: the end). */
 	int		 range;
 	uint64_t	 from_ns, to_ns;
+	/* A live source's history (src/time/redo.c): event time and bytes
+	 * kept; history_ns 0: none. */
+	uint64_t	 history_ns, history_bytes;
 };
 
 /* Connection state of the source, for the header and the status line. */
@@ -94,6 +97,17 @@ struct evtop_status {
 	int		 cmd_seen;	/* effect seen */
 	/* What the export key wrote, or why not (export.c). */
 	char		 export_msg[160];
+	/* A live source's history: late events put back, the past. */
+	int		 history;	/* kept */
+	uint64_t	 history_bytes, history_first, history_last;
+	uint64_t	 corrections;	/* times late events were put back */
+	uint64_t	 corrected_ns;	/* how far back the last went */
+	uint64_t	 corrected_at;	/* wall ns it ended, 0: never */
+	int		 correcting;	/* one under way */
+	int		 viewing;	/* held in the past at view_ns */
+	uint64_t	 view_ns;
+	uint64_t	 lag_ns;	/* wall now - wall of the newest shown */
+	int		 lag_known;
 	/* Wall clock now, ns since the epoch, from the loop. */
 	uint64_t	 wall_ns;
 	/* The run's summary for the timeline (time/tl.h), or NULL. */

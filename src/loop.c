@@ -36,6 +36,7 @@
 #include "model.h"
 #include "serve.h"
 #include "source.h"
+#include "time/redo.h"
 #include "time/tl.h"
 #include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */
 #include "time/travel.h"
@@ -72,6 +73,7 @@ struct loop {
 	uint64_t	 seek_to;
 	int		 relay_at, relay_n;
 	struct tl	*tl;		/* the timeline's summary (TUI) */
+	struct redo	*redo;		/* a live source's history */
 
 	struct evtop_status st;
 	int		 changed;	/* since the last draw */
@@ -305,7 +307,9 @@ static void
 loop_event(struct loop *l, const struct proto_ev *ev)
 {
 	loop_event_aside(l, ev);
-	model_apply(l->model, ev);
+	/* While the history is applied again, it has the event. */
+	if (l->redo == NULL || redo_event(l->redo, ev))
+		model_apply(l->model, ev);
 	l->events++;
 }
 
@@ -340,7 +344,12 @@ loop_drain(struct loop *l)
 			break;
 		case PROTO_HEADER:
 			l->saw_end = 0;
+			if (l->redo != NULL)
+				redo_finish(l->redo);
 			model_header(l->model, l->dec);
+			if (l->redo != NULL)
+				redo_header(l->redo, l->dec,
+				    proto_dec_offset(l->dec));
 			if (l->relay != NULL)
 				relay_header(l->relay, l->dec);
 			loop_log(l, "header at byte %llu",
@@ -356,6 +365,10 @@ loop_drain(struct loop *l)
 			    (unsigned long long)proto_dec_skipped(l->dec));
 			break;
 		case PROTO_ERROR:
+			if (l->redo != NULL)
+				redo_give_up(l->redo, "bad bytes in the "
+				    "stream: late events are applied where "
+				    "they arrive");
 			model_error(l->model, proto_dec_error(l->dec));
 			loop_log(l, "decode error: %s", proto_dec_error(l->dec));
 			break;
@@ -376,6 +389,8 @@ loop_feed(struct loop *l, const uint8_t *p, size_t n)
 		loop_log(l, "%s", cause);
 		free(cause);
 	}
+	if (l->redo != NULL)
+		redo_bytes(l->redo, p, n);
 	while (n > 0) {
 		k = proto_dec_feed(l->dec, p, n);
 		p += k;
@@ -387,15 +402,29 @@ loop_feed(struct loop *l, const uint8_t *p, size_t n)
 			proto_dec_reset(l->dec);
 		}
 	}
+	if (l->redo != NULL)
+		redo_commit(l->redo, proto_dec_offset(l->dec), source_now(),
+		    l->max_time);
 	control_time(l->ctl, l->max_time);
 	l->held = 1;
 	l->changed = 1;
+}
+
+/* Everything the model holds back, applied: late events put back. */
+static void
+loop_flush(struct loop *l)
+{
+	if (l->redo != NULL)
+		redo_finish(l->redo);
+	model_flush(l->model);
 }
 
 static void
 loop_connection_start(struct loop *l)
 {
 	proto_dec_reset(l->dec);
+	if (l->redo != NULL)
+		redo_connect(l->redo);
 	l->saw_end = 0;
 	l->max_time = 0;
 	control_connected(l->ctl);
@@ -423,7 +452,7 @@ loop_connection_end(struct loop *l)
 	control_disconnected(l->ctl);
 	if (l->relay != NULL)
 		relay_end(l->relay, l->opts->once || !l->src->ops->reopen);
-	model_flush(l->model);
+	loop_flush(l);
 	l->held = 0;
 	l->changed = 1;
 }
@@ -563,6 +592,26 @@ loop_seek(struct loop *l, uint64_t t, int hold)
 	l->changed = 1;
 }
 
+/* A live source's past at t, held there; at or after the newest event,
+ * now again. */
+static void
+loop_view(struct loop *l, uint64_t t)
+{
+	struct redo_stats	 rs;
+	const char		*why = NULL;
+
+	redo_stats(l->redo, &rs);
+	if (rs.on && t > rs.last) {
+		redo_now(l->redo);
+		return;
+	}
+	if (redo_view(l->redo, t, &why) != 0) {
+		snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "g: %s", why);
+		return;
+	}
+	loop_log(l, "history: held at %llu ns", (unsigned long long)t);
+}
+
 /*
  * Show a range [from, to): the model at from, its run window reset there
  * (model_range_begin()), then the events up to to; held at to.
@@ -588,6 +637,41 @@ loop_range(struct loop *l)
 
 /* ------------------------------------------------------------------ */
 /* Status. */
+
+/* The lag, and what the history did. */
+static void
+loop_status_live(struct loop *l, struct evtop_status *st)
+{
+	const struct model	*m = l->model;
+	struct redo_stats	 rs;
+	uint64_t		 pw;
+
+	st->lag_known = 0;
+	if (m->prog.has_wall && l->src->state == SOURCE_OPEN) {
+		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
+		st->lag_known = 1;
+		st->lag_ns = st->wall_ns > pw ? st->wall_ns - pw : 0;
+	}
+	if (l->redo == NULL)
+		return;
+	redo_stats(l->redo, &rs);
+	/* g, the timeline's Enter and e work over the history. */
+	st->seekable = rs.on;
+	st->pass = 1;
+	st->file_time = rs.viewing ? rs.view_ns : m->now;
+	st->file_first = rs.first;
+	st->file_last = rs.last;
+	st->history = rs.on;
+	st->history_bytes = rs.bytes;
+	st->history_first = rs.first;
+	st->history_last = rs.last;
+	st->corrections = rs.corrections;
+	st->corrected_ns = rs.back_ns;
+	st->corrected_at = rs.corrected_at;
+	st->correcting = rs.busy;
+	st->viewing = rs.viewing;
+	st->view_ns = rs.view_ns;
+}
 
 static void
 loop_status(struct loop *l, uint64_t now)
@@ -658,7 +742,10 @@ loop_status(struct loop *l, uint64_t now)
 	}
 	if (l->ctl != NULL)
 		control_status(l->ctl, st);
+	if (l->src != NULL)
+		loop_status_live(l, st);
 	old.wall_ns = st->wall_ns;
+	old.lag_ns = st->lag_ns;
 	if (memcmp(&old, st, sizeof old) != 0)
 		l->changed = 1;
 }
@@ -693,6 +780,7 @@ loop_free(struct loop *l)
 	model_free(l->model);
 	control_free(l->ctl);
 	record_free(l->rec);
+	redo_free(l->redo);
 	http_free(l->http);
 	relay_free(l->relay);
 	tl_free(l->tl);
@@ -745,6 +833,9 @@ loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
 	if (opts->record != NULL &&
 	    (l->rec = record_new(opts->record, cause)) == NULL)
 		return -1;
+	if (opts->history_ns > 0 && (l->redo = redo_new(l->model, opts->history_bytes,
+	    opts->history_ns, cause)) == NULL)
+		return -1;
 	for (i = 0; i < opts->nsend; i++)
 		control_queue(l->ctl, &opts->send[i], 0);
 	loop_log(l, "reading %s (%s)", opts->target, l->src->ops->name);
@@ -782,6 +873,8 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 	case UI_TO_END:
 		if (l->rp != NULL)
 			replay_to_end(l->rp, now);
+		else if (l->redo != NULL)
+			redo_now(l->redo);
 		break;
 	case UI_SEND:
 		if (l->src == NULL)
@@ -797,6 +890,10 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 		}
 		break;
 	case UI_SEEK:
+		if (l->redo != NULL) {
+			loop_view(l, l->uiops->seek_ns(l->ui));
+			break;
+		}
 		if (l->tr == NULL) {
 			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg,
 			    l->rp == NULL ? "seeking works when replaying a "
@@ -997,6 +1094,10 @@ loop_live(struct loop *l, const struct pollfd *pfd, uint64_t now)
 	}
 	now = source_now();
 	loop_step(l, 0, now);
+	if (l->redo != NULL) {
+		redo_tick(l->redo, now, LOOP_SLICE_NS);
+		l->changed = 1;
+	}
 	if (l->held && now - l->last_data >= LOOP_QUIET_NS) {
 		/* Quiet for a while: show what the model holds back. */
 		model_flush(l->model);
@@ -1023,7 +1124,7 @@ loop_live_timeout(const struct loop *l, uint64_t now)
 	if (l->held)
 		t = loop_min_timeout(t, loop_ms_until(l->last_data +
 		    LOOP_QUIET_NS, now));
-	return t;
+	return loop_min_timeout(t, redo_wait_ms(l->redo, now));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1181,7 +1282,28 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 static int
 loop_emit(struct loop *l)
 {
-	batch_emit(l->model, l->opts, stdout);
+	const struct evtop_status	*st = &l->st;
+	char				 more[512];
+	int				 n = 0;
+
+	more[0] = '\0';
+	if (l->src != NULL) {
+		loop_status(l, source_now());
+		n = snprintf(more, sizeof more, st->lag_known ?
+		    "\"lag_ns\":%llu" : "\"lag_ns\":null",
+		    (unsigned long long)st->lag_ns);
+		if (st->history)
+			snprintf(more + n, sizeof more - (size_t)n,
+			    ",\"history\":{\"bytes\":%llu,\"first_ns\":%llu,"
+			    "\"last_ns\":%llu,\"corrections\":%llu,"
+			    "\"corrected_ns\":%llu}",
+			    (unsigned long long)st->history_bytes,
+			    (unsigned long long)st->history_first,
+			    (unsigned long long)st->history_last,
+			    (unsigned long long)st->corrections,
+			    (unsigned long long)st->corrected_ns);
+	}
+	batch_emit(l->model, l->opts, stdout, more);
 	return ferror(stdout) ? -1 : 0;
 }
 
@@ -1263,7 +1385,7 @@ loop_batch(const struct evtop_opts *opts)
 		    (l.rp != NULL && replay_done(l.rp))) {
 			/* The last figures now; serve them if asked. */
 			loop_finish(&l);
-			model_flush(l.model);
+			loop_flush(&l);
 			if (loop_emit(&l) != 0) {
 				rc = 1;
 				break;
@@ -1288,7 +1410,7 @@ loop_batch(const struct evtop_opts *opts)
 	/* Interrupted, or ended: what was read so far counts. */
 	if (!ended) {
 		loop_finish(&l);
-		model_flush(l.model);
+		loop_flush(&l);
 		if (rc == 0 && loop_emit(&l) != 0)
 			rc = 1;
 	}

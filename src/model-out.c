@@ -677,6 +677,13 @@ json_msgs(const struct model *m, struct outbuf *ob)
 void
 model_json(const struct model *m, FILE *f)
 {
+	model_json_more(m, f, NULL);
+}
+
+/* model_json() with more keys at the end: more is `"key":value,...`. */
+void
+model_json_more(const struct model *m, FILE *f, const char *more)
+{
 	const struct model_totals *t = &m->totals;
 	char			 buf[JSON_BUF];
 	struct outbuf		 b, *ob = &b;
@@ -744,6 +751,10 @@ model_json(const struct model *m, FILE *f)
 	json_sparks(m, ob);
 	outbuf_char(ob, ',');
 	json_msgs(m, ob);
+	if (more != NULL && *more != '\0') {
+		outbuf_char(ob, ',');
+		outbuf_str(ob, more);
+	}
 	outbuf_str(ob, "}\n");
 	outbuf_flush(ob);
 }

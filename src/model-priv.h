@@ -236,7 +236,17 @@ struct reorder {
 	uint64_t	 seq;		/* arrival number */
 	uint64_t	 newest;	/* newest time seen */
 	uint64_t	 released;	/* newest time released */
+	uint64_t	 released_off;	/* and its offset */
 	int		 any_released;
+	/* Released too once not later than this (model_reorder_release()). */
+	uint64_t	 horizon;
+	/* A late event at or after (defer_time, defer_off) is not applied
+	 * but left to the owner, who puts it in its place (model_late()):
+	 * the earliest such since the owner last asked. */
+	int		 defer;
+	uint64_t	 defer_time, defer_off;
+	int		 deferred;
+	uint64_t	 late_time, late_off;
 };
 
 struct model_priv {
@@ -595,6 +605,8 @@ void		 model_reorder_init(struct reorder *, model_apply_fn *);
 void		 model_reorder_free(struct reorder *);
 void		 model_reorder_push(struct model *, const struct proto_ev *);
 void		 model_reorder_flush(struct model *);
+void		 model_reorder_drop(struct model *);
+void		 model_reorder_horizon(struct model *, uint64_t);
 
 /* outbuf.c: text appended to a buffer the caller owns (at least OUTBUF_MIN
  * bytes), written to f by outbuf_flush() or whenever the buffer fills.

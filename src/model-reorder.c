@@ -16,7 +16,13 @@
  *
  * With no event late, the order is exactly the stable time order that
  * reader_next() gives for a file.  An event older than one already released
- * is applied at once and counted as late.
+ * is applied at once and counted as late, unless the owner keeps the
+ * stream and puts such events in their place itself (src/time/redo.c):
+ * then it is only noted (model_late_take()).  The owner may also release
+ * what it knows to be in order before the window (model_reorder_horizon:
+ * bytes that came a while ago), and drop what is held after taking the
+ * model back to a checkpoint.  Block markers are held like the events, so
+ * that what a checkpoint has counted is what was released.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +155,25 @@ chunk_put(struct reorder *ro, struct rchunk *c)
 	ro->free = c;
 }
 
+/*
+ * A late event the owner puts in its place itself (it keeps the stream and
+ * takes the model back): noted, not applied.  1 if so.
+ */
+static int
+reorder_defer(struct reorder *ro, const struct proto_ev *ev)
+{
+	if (!ro->defer || ev->time < ro->defer_time ||
+	    (ev->time == ro->defer_time && ev->off < ro->defer_off))
+		return 0;
+	if (!ro->deferred || ev->time < ro->late_time ||
+	    (ev->time == ro->late_time && ev->off < ro->late_off)) {
+		ro->late_time = ev->time;
+		ro->late_off = ev->off;
+	}
+	ro->deferred = 1;
+	return 1;
+}
+
 /* Release the oldest held event into the model. */
 static void
 release_one(struct model *m)
@@ -205,9 +230,12 @@ release_one(struct model *m)
 	if (--c->live == 0 && ro->chunk[c->stream] != c)
 		chunk_put(ro, c);
 
-	if (!ro->any_released || ev.time > ro->released)
+	if (!ro->any_released || ev.time >= ro->released) {
 		ro->released = ev.time;
-	else if (ev.time < ro->released)
+		ro->released_off = ev.off;
+	} else if (reorder_defer(ro, &ev))
+		return;
+	else if (ev.kind != PROTO_BLOCK_MARKER)
 		m->totals.late++;	/* overtaken by an early release */
 	ro->any_released = 1;
 	m->p->ro.apply(m, &ev);
@@ -329,12 +357,11 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	size_t		 need = RALIGN(sizeof *h + ev->len);
 	int		 qi, st, where = PLACE_TAIL;
 
-	if (ev->kind == PROTO_BLOCK_MARKER) {
-		ro->apply(m, ev);
-		return;
-	}
 	if (ro->any_released && ev->time < ro->released) {
-		m->totals.late++;
+		if (reorder_defer(ro, ev))
+			return;
+		if (ev->kind != PROTO_BLOCK_MARKER)
+			m->totals.late++;	/* (a marker only counts) */
 		ro->apply(m, ev);
 		return;
 	}
@@ -344,8 +371,10 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 		while (ro->nheap > 0 && ro->q[ro->heap[0]].head_time <=
 		    ev->time)
 			release_one(m);
-		if (!ro->any_released || ev->time > ro->released)
+		if (!ro->any_released || ev->time >= ro->released) {
 			ro->released = ev->time;
+			ro->released_off = ev->off;
+		}
 		ro->any_released = 1;
 		ro->apply(m, ev);
 		return;
@@ -434,7 +463,70 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	}
 	if (ev->time > ro->newest)
 		ro->newest = ev->time;
-	while (ro->nheap > 0 && ro->q[ro->heap[0]].head_time + ro->window <=
-	    ro->newest)
+	while (ro->nheap > 0 && (ro->q[ro->heap[0]].head_time + ro->window <=
+	    ro->newest || ro->q[ro->heap[0]].head_time <= ro->horizon))
 		release_one(m);
+}
+
+/*
+ * Release too what is not later than h: the owner knows no event that
+ * old can still arrive in order (a live source's bytes that came a while
+ * ago), so they need not wait for the window.
+ */
+void
+model_reorder_horizon(struct model *m, uint64_t h)
+{
+	struct reorder	*ro = &m->p->ro;
+
+	if (h <= ro->horizon)
+		return;
+	ro->horizon = h;
+	while (ro->nheap > 0 && ro->q[ro->heap[0]].head_time <= h)
+		release_one(m);
+}
+
+/*
+ * Forget what is held, applying nothing: the owner has taken the model
+ * back to a checkpoint and gives it the events again from its history.
+ */
+void
+model_reorder_drop(struct model *m)
+{
+	struct reorder	*ro = &m->p->ro;
+	struct rchunk	*c;
+	int		 i;
+
+	for (i = 0; i < ro->nheap; i++)
+		ro->q[ro->heap[i]].hpos = -1;
+	ro->nheap = 0;
+	for (i = 0; i < RSTREAMS; i++) {
+		if ((c = ro->chunk[i]) != NULL) {
+			ro->chunk[i] = NULL;
+			c->live = 0;
+			chunk_put(ro, c);
+		}
+		ro->cur[i] = -1;
+		ro->tw_n[i] = 0;
+	}
+	/* Then the chunks that still hold events (each once: live is 0
+	 * after). */
+	for (i = 0; i < RQUEUES; i++) {
+		struct rhdr	*h;
+
+		for (h = ro->q[i].head; h != NULL && ro->q[i].n > 0;
+		    h = h->next) {
+			if (h->chunk->live > 0) {
+				h->chunk->live = 0;
+				chunk_put(ro, h->chunk);
+			}
+			if (h == ro->q[i].tail)
+				break;
+		}
+		ro->q[i].head = ro->q[i].tail = NULL;
+		ro->q[i].n = 0;
+		ro->freeq[i] = (uint16_t)(RQUEUES - 1 - i);
+	}
+	ro->nfreeq = RQUEUES;
+	m->totals.held = 0;
+	m->totals.held_bytes = 0;
 }

@@ -190,6 +190,10 @@ model_header(struct model *m, const struct proto_dec *dec)
 
 	(void)dec;
 	model_reorder_flush(m);
+	/* A session's times are its own: none of them is late for the last
+	 * one's. */
+	p->ro.any_released = 0;
+	p->ro.newest = p->ro.horizon = 0;
 	m->totals.headers++;
 	m->prog.sessions++;
 	p->sess_rts = p->sess_args = 0;
@@ -532,6 +536,9 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 		apply_one(m, m->p, m->tag_count, ev, 1);
 }
 
+static size_t	apply_sorted(struct model *, const struct proto_ev *, size_t,
+		    uint64_t);
+
 /*
  * model_apply() on ev[0..n) up to the first event (block markers aside)
  * at or after time until: how many were applied.  One call per batch of
@@ -541,17 +548,96 @@ size_t
 model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
     uint64_t until)
 {
-	struct model_priv	*p = m->p;
-	uint64_t		*tags = m->tag_count;
-	const struct proto_ev	*e = ev, *end = ev + n;
-	size_t			 i;
+	size_t	i;
 
-	if (p->ro.window != 0) {
+	if (m->p->ro.window != 0) {
 		for (i = 0; i < n && (ev[i].time < until ||
 		    ev[i].kind == PROTO_BLOCK_MARKER); i++)
 			model_reorder_push(m, &ev[i]);
 		return i;
 	}
+	return apply_sorted(m, ev, n, until);
+}
+
+/*
+ * Events in time order, applied at once whatever the reorder buffer's
+ * window (which must hold nothing older): a live source's history given
+ * again after a checkpoint (src/time/redo.c).  They count as released.
+ */
+void
+model_apply_sorted(struct model *m, const struct proto_ev *ev, size_t n)
+{
+	struct reorder	*ro = &m->p->ro;
+
+	if (n == 0)
+		return;
+	(void)apply_sorted(m, ev, n, UINT64_MAX);
+	if (!ro->any_released || ev[n - 1].time >= ro->released) {
+		ro->released = ev[n - 1].time;
+		ro->released_off = ev[n - 1].off;
+	}
+	ro->any_released = 1;
+}
+
+/* The reorder buffer's share of the model, for the owner of a live source
+ * with a history: see struct reorder. */
+void
+model_late_defer(struct model *m, int on, uint64_t t, uint64_t off)
+{
+	struct reorder	*ro = &m->p->ro;
+
+	ro->defer = on;
+	ro->defer_time = t;
+	ro->defer_off = off;
+	ro->deferred = 0;
+}
+
+/* The earliest late event left to the owner since it last asked: 1, or 0
+ * if none. */
+int
+model_late_take(struct model *m, uint64_t *t, uint64_t *off)
+{
+	struct reorder	*ro = &m->p->ro;
+
+	if (!ro->deferred)
+		return 0;
+	*t = ro->late_time;
+	*off = ro->late_off;
+	ro->deferred = 0;
+	return 1;
+}
+
+/* Where the events applied end: every event before (t, off) in time
+ * order, and none at or after it, has been released to the model. */
+void
+model_released(const struct model *m, uint64_t *t, uint64_t *off)
+{
+	const struct reorder	*ro = &m->p->ro;
+
+	*t = ro->any_released ? ro->released : 0;
+	*off = ro->any_released ? ro->released_off + 1 : 0;
+}
+
+void
+model_drop_held(struct model *m)
+{
+	model_reorder_drop(m);
+}
+
+void
+model_release_until(struct model *m, uint64_t t)
+{
+	model_reorder_horizon(m, t);
+}
+
+static size_t
+apply_sorted(struct model *m, const struct proto_ev *ev, size_t n,
+    uint64_t until)
+{
+	struct model_priv	*p = m->p;
+	uint64_t		*tags = m->tag_count;
+	const struct proto_ev	*e = ev, *end = ev + n;
+
 	/*
 	 * Until the model has started and no new session is pending, each
 	 * event is checked for those (apply_begin); after that nothing in

@@ -621,6 +621,13 @@ void		 model_header(struct model *, const struct proto_dec *);
 void		 model_apply(struct model *, const struct proto_ev *);
 size_t		 model_apply_until(struct model *, const struct proto_ev *,
 		     size_t, uint64_t);
+void		 model_apply_sorted(struct model *, const struct proto_ev *,
+		     size_t);
+void		 model_late_defer(struct model *, int, uint64_t, uint64_t);
+int		 model_late_take(struct model *, uint64_t *, uint64_t *);
+void		 model_released(const struct model *, uint64_t *, uint64_t *);
+void		 model_drop_held(struct model *);
+void		 model_release_until(struct model *, uint64_t);
 void		 model_flush(struct model *);
 void		 model_error(struct model *, const char *);
 void		 model_reset_window(struct model *);
@@ -690,13 +697,14 @@ const struct model_msg *model_msg_recent(const struct model *, int);
 
 /* model-out.c */
 void		 model_json(const struct model *, FILE *);
+void		 model_json_more(const struct model *, FILE *, const char *);
 void		 model_text(const struct model *, FILE *);
 
 /* batch.c: batch_emit() prints the model once as --batch does (text or
  * JSON per the options); batch_interval_ns() is --interval in ns. */
 struct evtop_opts;
 void		 batch_emit(const struct model *, const struct evtop_opts *,
-		     FILE *);
+		     FILE *, const char *);
 uint64_t	 batch_interval_ns(const struct evtop_opts *);
 
 #endif

@@ -417,39 +417,12 @@ relay_is_init(uint16_t tag)
 static int
 relay_make_header(struct relay *rl, const struct proto_dec *dec)
 {
-	unsigned	 i, nt = proto_dec_ntypes(dec);
-	size_t		 size = 24, n = 0, dl;
-	const char	*desc;
-	uint16_t	 tag;
-	int		 sz;
-	uint8_t		*h;
+	size_t	 n = proto_header_encode(dec, NULL, 0);
+	uint8_t	*h;
 
-	for (i = 0; i < nt; i++) {
-		desc = proto_dec_type_desc(dec, proto_dec_type_at(dec, i));
-		size += 4 + 2 + 2 + 4 + (desc != NULL ? strlen(desc) : 0) +
-		    4 + 4;
-	}
-	if ((h = malloc(size)) == NULL)
+	if ((h = malloc(n)) == NULL)
 		return -1;
-	memcpy(h, "hdrbhetb", 8);
-	n = 8;
-	for (i = 0; i < nt; i++) {
-		tag = proto_dec_type_at(dec, i);
-		sz = proto_dec_type_size(dec, tag);
-		desc = proto_dec_type_desc(dec, tag);
-		dl = desc != NULL ? strlen(desc) : 0;
-		memcpy(h + n, "etb\0", 4);
-		be16put(h + n + 4, tag);
-		be16put(h + n + 6, sz < 0 ? 0xffff : (uint16_t)sz);
-		be32put(h + n + 8, (uint32_t)dl);
-		memcpy(h + n + 12, desc != NULL ? desc : "", dl);
-		n += 12 + dl;
-		be32put(h + n, 0);	/* no extra info */
-		memcpy(h + n + 4, "ete\0", 4);
-		n += 8;
-	}
-	memcpy(h + n, "hetehdredatb", 12);
-	n += 12;
+	(void)proto_header_encode(dec, h, n);
 	free(rl->hdr);
 	rl->hdr = h;
 	rl->hlen = n;

@@ -18,6 +18,7 @@
 #include "model.h"
 
 #define HEADER_WIDE	160
+#define HEADER_NOTE_NS	3000000000ULL	/* a correction is said this long */
 
 int
 header_rows(int width)
@@ -164,13 +165,35 @@ header_source(struct lines *l, int y, int x, int w, const struct model *m,
 	return n;
 }
 
+/* What a live source's history did: late events being put back, or put
+ * back in the last few seconds and how far back that went. */
+static void
+header_history(char *buf, size_t size, const struct model *m,
+    const struct evtop_status *st)
+{
+	char	t[FMT_MAX];
+
+	buf[0] = '\0';
+	/* Older than the history: applied where they came, as counted. */
+	if (m->totals.late > 0 && st->kind != EVTOP_SRC_FILE)
+		snprintf(buf, size, "  late %llu", (unsigned long long)
+		    m->totals.late);
+	if (st->correcting)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+		    "  correcting");
+	else if (st->corrected_at != 0 && st->wall_ns >= st->corrected_at &&
+	    st->wall_ns - st->corrected_at < HEADER_NOTE_NS)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+		    "  corrected -%s", fmt_ns(t, st->corrected_ns));
+}
+
 /* Row 2: times, and the last control command. */
 static void
 header_times(struct lines *l, int y, int x, int w, const struct model *m,
     const struct evtop_status *st)
 {
 	char		 a[2 * FMT_MAX + 2], b[FMT_MAX], c1[32], times[160];
-	char		 lag[64];
+	char		 lag[64], note[64];
 	const char	*tag = NULL;
 	uint64_t	 pw = 0;
 	int		 n = 0, end = x + w, cmdw = 0, tagattr = LINES_GOOD;
@@ -195,7 +218,7 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 		pw = m->prog.wall_ns + (m->now - m->prog.wall_at);
 	lag[0] = '\0';
 	if (pw != 0 && st->kind != EVTOP_SRC_FILE && st->wall_ns > pw &&
-	    st->conn == EVTOP_CONN_OPEN)
+	    st->conn == EVTOP_CONN_OPEN && !st->viewing)
 		snprintf(lag, sizeof lag, "  lag %s", fmt_ns(a, st->wall_ns -
 		    pw));
 	/* A file held after a seek is at the time asked, not at its last
@@ -206,12 +229,16 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 		fmt_time(a, st->range_from);
 		fmt_time(b, st->range_to);
 		snprintf(a + strlen(a), sizeof a - strlen(a), "-%s", b);
-	} else
+	} else if (st->viewing)
+		fmt_time(a, st->view_ns);
+	else
 		fmt_time(a, st->seekable ? st->file_time : m->now);
+	/* A live source's past: held there while reading goes on. */
+	header_history(note, sizeof note, m, st);
 	for (full = 1; full >= 0; full--) {
 		n = snprintf(times, sizeof times, st->seekable && st->pass < 1 ?
-		    "%s" : st->range_on ? "range %s (Esc: back)" : "event %s",
-		    a);
+		    "%s" : st->range_on ? "range %s (Esc: back)" : st->viewing ?
+		    "past %s (e: now)" : "event %s", a);
 		if (full && pw != 0)
 			n += snprintf(times + n, sizeof times - n, " @%s",
 			    header_clock(c1, sizeof c1, pw, 1));
@@ -219,13 +246,16 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 			n += snprintf(times + n, sizeof times - n, "  wall %s",
 			    header_clock(c1, sizeof c1, st->wall_ns, 0));
 		snprintf(times + n, sizeof times - n, "%s", lag);
-		if (lines_width(times, strlen(times), l->ascii) + cmdw <= w)
+		if (lines_width(times, strlen(times), l->ascii) + cmdw +
+		    (int)strlen(note) <= w)
 			break;
 	}
 	n = lines_put(l, y, x, LINES_NORMAL, times, w);
 	if (lag[0] != '\0' && st->wall_ns - pw > 2000000000ULL)
 		lines_attr(l, y, x + n - (int)strlen(lag) + 2,
 		    (int)strlen(lag) - 2, LINES_WARN);
+	if (note[0] != '\0')
+		n += lines_put(l, y, x + n, LINES_ACCENT, note, end - x - n);
 	if (st->export_msg[0] != '\0') {
 		n += lines_put(l, y, x + n, LINES_NORMAL, "  ", end - x - n);
 		n += lines_put(l, y, x + n, strncmp(st->export_msg,

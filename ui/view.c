@@ -521,7 +521,7 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 		if (!v->seekable) {
 			snprintf(v->msg, sizeof v->msg, v->kind ==
 			    EVTOP_SRC_FILE ? "g: seeking is off (see the log, "
-			    "-v)" : "g: seeking works when replaying a file");
+			    "-v)" : "g: no history is kept (--history)");
 			return UI_NONE;
 		}
 		v->prompt = VIEW_PROMPT_GOTO;
@@ -536,6 +536,10 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 	case KEYS_MAX_SPEED:
 	case KEYS_PAUSE_REPLAY:
 	case KEYS_TO_END:
+		/* e: a live source's past goes back to now. */
+		if (v->kind != EVTOP_SRC_FILE && a == KEYS_TO_END &&
+		    v->seekable)
+			return UI_TO_END;
 		if (v->kind != EVTOP_SRC_FILE) {
 			snprintf(v->msg, sizeof v->msg, "replay keys work when "
 			    "replaying a file");

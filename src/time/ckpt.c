@@ -32,7 +32,7 @@ struct ckpt {
 	int		 fd;
 	uint64_t	 end;		/* where the next one goes */
 	struct ckpt_ent	 ent[CKPT_MAX];
-	int		 n;
+	int		 n, max;
 	uint64_t	 stored;	/* bytes in the file, all kept */
 	uint8_t		*map;		/* bitmap scratch */
 	size_t		 map_len;
@@ -66,7 +66,48 @@ ckpt_new(char **cause)
 		free(c);
 		return NULL;
 	}
+	c->max = CKPT_MAX;
 	return c;
+}
+
+/* At most n kept (2 to CKPT_MAX). */
+void
+ckpt_limit(struct ckpt *c, int n)
+{
+	c->max = n < 2 ? 2 : n > CKPT_MAX ? CKPT_MAX : n;
+	while (c->n > c->max)
+		ckpt_keep(c, c->n - c->max, c->n);
+}
+
+/* Keep checkpoints [lo, hi) only: the others are no longer true (a late
+ * event) or no longer reachable (the history moved on). */
+void
+ckpt_keep(struct ckpt *c, int lo, int hi)
+{
+	int	i;
+
+	if (lo < 0)
+		lo = 0;
+	if (hi > c->n)
+		hi = c->n;
+	if (hi < lo)
+		hi = lo;
+	for (i = 0; i < c->n; i++) {
+		if (i >= lo && i < hi)
+			continue;
+		c->stored -= c->ent[i].stored;
+#ifdef FALLOC_FL_PUNCH_HOLE
+		(void)fallocate(c->fd, FALLOC_FL_PUNCH_HOLE |
+		    FALLOC_FL_KEEP_SIZE, (off_t)c->ent[i].off,
+		    (off_t)c->ent[i].stored);
+#endif
+	}
+	memmove(&c->ent[0], &c->ent[lo], (size_t)(hi - lo) * sizeof c->ent[0]);
+	c->n = hi - lo;
+	/* The file's end comes back after the last kept. */
+	c->end = c->n == 0 ? 0 : (c->ent[c->n - 1].off +
+	    c->ent[c->n - 1].stored + CKPT_PAGE - 1) &
+	    ~(uint64_t)(CKPT_PAGE - 1);
 }
 
 void
@@ -175,7 +216,7 @@ ckpt_save(struct ckpt *c, const struct model *m, const struct ckpt_pos *pos)
 		c->map_len = mlen;
 	}
 	memset(c->map, 0, mlen);
-	if (c->n == CKPT_MAX) {
+	if (c->n == c->max) {
 		ckpt_thin(c);
 		thinned = 1;
 	}

@@ -20,6 +20,8 @@ struct ckpt_pos {
 struct ckpt;
 struct ckpt	*ckpt_new(char **);
 void		 ckpt_free(struct ckpt *);
+void		 ckpt_limit(struct ckpt *, int);
+void		 ckpt_keep(struct ckpt *, int, int);
 int		 ckpt_save(struct ckpt *, const struct model *,
 		     const struct ckpt_pos *);
 int		 ckpt_find(const struct ckpt *, uint64_t);

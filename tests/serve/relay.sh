@@ -53,7 +53,7 @@ import json, sys
 def last(p):
     return [json.loads(l) for l in open(p) if l.startswith("{")][-1]
 a, b = last(sys.argv[1]), last(sys.argv[2])
-for k in ("blocks", "late", "reorder", "rates"):
+for k in ("blocks", "late", "reorder", "rates", "history", "lag_ns"):
     a.pop(k, None); b.pop(k, None)
 def diff(x, y, path=""):
     if isinstance(x, dict) and isinstance(y, dict):

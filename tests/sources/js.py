@@ -12,7 +12,7 @@ import json
 import sys
 
 # How the events arrived, not what the program did.
-IGNORE = {".late", ".reorder.held", ".reorder.held_bytes", ".reorder.forced",
+IGNORE = {".late", ".lag_ns", ".history", ".reorder.held", ".reorder.held_bytes", ".reorder.forced",
           ".reorder.oversize"}
 
 

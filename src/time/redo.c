@@ -1,0 +1,566 @@
+/*
+ * redo.c: a live source's history, and the model put right when events
+ * come late.
+ *
+ * Each capability sends its events in blocks, when a buffer fills or at
+ * the flush interval, so a capability that was idle may send seconds of
+ * events after the others have been applied.  The model applies events
+ * as they come (in time order among those that came together: what came
+ * REDO_HOLD_NS ago or earlier is released, see redo_tick()), and keeps
+ * checkpoints of itself (ckpt.c) every REDO_EVERY events; the stream
+ * itself goes to disk (spill.c).  An event older than what the model has
+ * applied is not applied where it arrives (the model's reorder buffer
+ * leaves it to us): the model goes back to the last checkpoint before it,
+ * and the history from there is applied again in time order, in slices of
+ * the poll loop, newer events arriving meanwhile going to the history
+ * only.  The result is what a replay of the recording gives: the order is
+ * (time, stream offset), which is reader.c's.
+ *
+ * Going back in time to look (redo_view()) is the same: a checkpoint, the
+ * history up to the time, and the model held there while the stream goes
+ * to disk; redo_now() catches up from the newest checkpoint.
+ *
+ * Only events older than the history kept (the oldest usable checkpoint)
+ * are applied where they arrive and counted late, as before.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtop.h"
+#include "model.h"
+#include "source.h"
+#include "time/ckpt.h"
+#include "time/redo.h"
+#include "time/spill.h"
+
+#define REDO_N		2048		/* events applied at once */
+#define REDO_SLICE_NS	4000000ull	/* a slice of the poll loop */
+#define REDO_CKPTS	64		/* checkpoints kept */
+#define REDO_SAMPLES	64
+#define REDO_MIN_EVERY	4096		/* no checkpoints closer than this */
+#define REDO_CKPT_NS	1000000000ull	/* nor further apart in time */
+
+enum redo_state {
+	REDO_IDLE,	/* events applied as they come */
+	REDO_RUN,	/* the history applied again, up to now */
+	REDO_VIEW,	/* held at view_ns */
+};
+
+/* When bytes came, and the newest event time they brought. */
+struct redo_sample {
+	uint64_t	 wall, time;
+};
+
+struct redo {
+	struct model	*m;
+	struct spill	*sp;
+	struct ckpt	*ck;
+	enum redo_state	 state;
+	char		*cause;
+	int		 on;		/* a session is kept */
+
+	uint64_t	 since_ckpt;	/* events applied since the last one */
+	uint64_t	 ckpt_time;	/* and its time */
+
+	/* While not IDLE: the earliest event that came meanwhile. */
+	int		 arr_any;
+	uint64_t	 arr_t, arr_off;
+	uint64_t	 newest;	/* newest event time that came */
+	int		 tail;		/* a RUN's events go to the buffer now */
+	int		 given;		/* the last event a RUN took */
+	uint64_t	 given_t, given_off;
+	uint64_t	 horizon;	/* released once not later than this */
+	uint64_t	 view_ns;
+	uint64_t	 run_from;	/* where the correction went back to */
+	uint64_t	 run_late;	/* the late event's time */
+	int		 run_fix;	/* a correction, not a catch-up */
+
+	struct redo_sample sample[REDO_SAMPLES];
+	int		 ns, s0;
+
+	struct redo_stats st;
+	struct proto_ev	 ev[REDO_N];
+};
+
+struct redo *
+redo_new(struct model *m, uint64_t max_bytes, uint64_t max_ns, char **cause)
+{
+	struct redo	*r;
+
+	if ((r = calloc(1, sizeof *r)) == NULL) {
+		source_cause(cause, "out of memory");
+		return NULL;
+	}
+	r->m = m;
+	if ((r->sp = spill_new(max_bytes, max_ns, cause)) == NULL ||
+	    (r->ck = ckpt_new(cause)) == NULL) {
+		redo_free(r);
+		return NULL;
+	}
+	ckpt_limit(r->ck, REDO_CKPTS);
+	return r;
+}
+
+void
+redo_free(struct redo *r)
+{
+	if (r == NULL)
+		return;
+	spill_free(r->sp);
+	ckpt_free(r->ck);
+	free(r);
+}
+
+/* The oldest checkpoint the history can go on from, or -1. */
+static int
+redo_oldest(const struct redo *r)
+{
+	uint64_t		 floor = spill_floor(r->sp);
+	const struct ckpt_pos	*p;
+	int			 i;
+
+	for (i = 0; i < ckpt_count(r->ck); i++) {
+		p = ckpt_at(r->ck, i);
+		if (p->time >= floor)
+			return i;
+	}
+	return -1;
+}
+
+/* Late events the model leaves to us: those we can put back. */
+static void
+redo_defer(struct redo *r)
+{
+	const struct ckpt_pos	*p;
+	int			 i;
+
+	if (!r->on || (i = redo_oldest(r)) < 0) {
+		model_late_defer(r->m, 0, 0, 0);
+		return;
+	}
+	/* ckpt_find() takes one strictly before the event's time. */
+	p = ckpt_at(r->ck, i);
+	model_late_defer(r->m, 1, p->time + (p->time != 0 || p->off != 0),
+	    0);
+}
+
+static void
+redo_checkpoint(struct redo *r)
+{
+	struct ckpt_pos	pos;
+
+	model_released(r->m, &pos.time, &pos.off);
+	pos.events = r->m->totals.events;
+	if (ckpt_save(r->ck, r->m, &pos) < 0) {
+		redo_give_up(r, "checkpoints could not be written");
+		return;
+	}
+	r->since_ckpt = 0;
+	r->ckpt_time = pos.time;
+}
+
+/* Nothing kept: a new connection, or no more history for this one. */
+static void
+redo_off(struct redo *r)
+{
+	r->on = 0;
+	r->state = REDO_IDLE;
+	r->ns = r->s0 = 0;
+	spill_reset(r->sp);
+	spill_pin(r->sp, UINT64_MAX);
+	ckpt_keep(r->ck, 0, 0);
+	model_late_defer(r->m, 0, 0, 0);
+}
+
+void
+redo_connect(struct redo *r)
+{
+	redo_off(r);
+}
+
+/* History is no longer exact (bad bytes, a write error): late events
+ * are applied where they arrive from now on. */
+void
+redo_give_up(struct redo *r, const char *why)
+{
+	if (r->state != REDO_IDLE)
+		redo_finish(r);
+	redo_off(r);
+	if (why != NULL)
+		r->st.error = why;
+}
+
+void
+redo_bytes(struct redo *r, const uint8_t *p, size_t n)
+{
+	spill_bytes(r->sp, p, n);
+}
+
+/* A header: a new session, and a new history from the model as it is. */
+void
+redo_header(struct redo *r, const struct proto_dec *dec, uint64_t data)
+{
+	if (r->state != REDO_IDLE)
+		redo_finish(r);
+	ckpt_keep(r->ck, 0, 0);
+	if (spill_session(r->sp, dec, data) != 0) {
+		r->st.error = spill_error(r->sp);
+		redo_off(r);
+		return;
+	}
+	r->on = 1;
+	r->newest = 0;
+	r->horizon = 0;
+	r->ns = r->s0 = 0;
+	redo_checkpoint(r);
+	redo_defer(r);
+}
+
+/* An event decoded: 1 if the model is to have it now. */
+int
+redo_event(struct redo *r, const struct proto_ev *ev)
+{
+	if (!r->on)
+		return 1;
+	spill_event(r->sp, ev);
+	if (ev->time > r->newest)
+		r->newest = ev->time;
+	if (r->state == REDO_IDLE) {
+		r->since_ckpt++;
+		return 1;
+	}
+	if (!r->arr_any || ev->time < r->arr_t || (ev->time == r->arr_t &&
+	    ev->off < r->arr_off)) {
+		r->arr_t = ev->time;
+		r->arr_off = ev->off;
+	}
+	r->arr_any = 1;
+	return 0;
+}
+
+/*
+ * Go on from the last checkpoint before (t, off) (fix: after a late event,
+ * the later ones are false) and apply the history again.
+ */
+static void
+redo_run(struct redo *r, uint64_t t, int fix)
+{
+	const struct ckpt_pos	*p;
+	int			 i, o;
+
+	o = redo_oldest(r);
+	i = ckpt_find(r->ck, t);
+	if (o < 0) {
+		redo_give_up(r, "history lost");
+		return;
+	}
+	if (i < o)
+		i = o;
+	if (ckpt_restore(r->ck, i, r->m) != 0) {
+		redo_give_up(r, "a checkpoint could not be read back");
+		return;
+	}
+	if (fix)
+		ckpt_keep(r->ck, 0, i + 1);
+	p = ckpt_at(r->ck, i);
+	model_drop_held(r->m);
+	model_late_defer(r->m, 0, 0, 0);
+	spill_pin(r->sp, p->time);
+	if (spill_seek(r->sp, p->time, p->off) != 0) {
+		redo_give_up(r, spill_error(r->sp));
+		return;
+	}
+	if (fix && !r->run_fix) {
+		r->run_fix = 1;
+		r->run_late = t;
+	} else if (fix && t < r->run_late)
+		r->run_late = t;
+	r->run_from = p->time;
+	r->state = REDO_RUN;
+	r->tail = 0;
+	r->given = 0;
+	r->arr_any = 0;
+	r->since_ckpt = 0;
+	r->ckpt_time = p->time;
+	r->st.busy = 1;
+}
+
+/* The run is over: events go to the model as they come again. */
+static void
+redo_done(struct redo *r, uint64_t wall)
+{
+	uint64_t	 applied, off;
+
+	r->state = REDO_IDLE;
+	r->st.busy = 0;
+	spill_pin(r->sp, UINT64_MAX);
+	if (r->run_fix) {
+		model_released(r->m, &applied, &off);
+		r->st.corrections++;
+		r->st.back_ns = r->newest > r->run_late ? r->newest -
+		    r->run_late : 0;
+		r->st.corrected_at = wall != 0 ? wall : 1;
+		r->run_fix = 0;
+	}
+	redo_defer(r);
+}
+
+/*
+ * Apply the history for about REDO_SLICE_NS (all of it: max 0): 1 while
+ * there is more.
+ */
+static int
+redo_slice(struct redo *r, uint64_t start, uint64_t budget)
+{
+	size_t		 n, k;
+
+	for (;;) {
+		n = spill_next(r->sp, r->ev, REDO_N);
+		if (n == 0) {
+			/* What came meanwhile: older than where the run
+			 * is, it needs another start. */
+			if (r->arr_any && r->given && (r->arr_t < r->given_t ||
+			    (r->arr_t == r->given_t &&
+			    r->arr_off < r->given_off))) {
+				redo_run(r, r->arr_t, 1);
+				if (r->state != REDO_RUN)
+					return 0;
+				continue;
+			}
+			if (spill_more(r->sp)) {
+				r->arr_any = 0;
+				if (spill_refresh(r->sp) != 0) {
+					redo_give_up(r, spill_error(r->sp));
+					return 0;
+				}
+				continue;
+			}
+			return 0;
+		}
+		r->given = 1;
+		r->given_t = r->ev[n - 1].time;
+		r->given_off = r->ev[n - 1].off;
+		for (k = 0; k < n && !r->tail && r->ev[k].time <= r->horizon;
+		    k++)
+			;
+		model_apply_sorted(r->m, r->ev, k);
+		r->since_ckpt += k;
+		if (k < n) {
+			/* The newest go through the buffer, as events
+			 * arriving do, for those still to come. */
+			r->tail = 1;
+			(void)model_apply_until(r->m, r->ev + k, n - k,
+			    UINT64_MAX);
+		}
+		if (!r->tail && r->since_ckpt >= REDO_EVERY)
+			redo_checkpoint(r);
+		spill_pin(r->sp, r->ev[n - 1].time);
+		if (budget > 0 && source_now() - start >= budget)
+			return 1;
+	}
+}
+
+/* The history up to t applied; then held. */
+static int
+redo_until(struct redo *r, uint64_t t)
+{
+	size_t		 n, k;
+
+	while ((n = spill_next(r->sp, r->ev, REDO_N)) > 0) {
+		for (k = 0; k < n && r->ev[k].time < t; k++)
+			;
+		model_apply_sorted(r->m, r->ev, k);
+		if (k < n)
+			return 0;
+	}
+	return 0;
+}
+
+/* Late events left to us since last asked: a run to put them back. */
+static int
+redo_late(struct redo *r)
+{
+	uint64_t	t, off;
+
+	if (r->state != REDO_IDLE || !model_late_take(r->m, &t, &off))
+		return 0;
+	redo_run(r, t, 1);
+	return 1;
+}
+
+/*
+ * After the bytes of a read are decoded (up to stream offset upto): write
+ * them, put late events back, keep a checkpoint now and then.  wall: now;
+ * newest: the newest event time so far.
+ */
+void
+redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
+{
+	int	i;
+
+	if (!r->on) {
+		spill_commit(r->sp, upto);
+		return;
+	}
+	if (spill_commit(r->sp, upto) != 0) {
+		r->st.error = spill_error(r->sp);
+		redo_give_up(r, NULL);
+		return;
+	}
+	if (r->ns == REDO_SAMPLES) {
+		r->s0 = (r->s0 + 1) % REDO_SAMPLES;
+		r->ns--;
+	}
+	r->sample[(r->s0 + r->ns++) % REDO_SAMPLES] =
+	    (struct redo_sample){ wall, newest };
+	if (redo_late(r))
+		return;
+	if (r->state == REDO_IDLE) {
+		uint64_t	at, o;
+
+		/* Those the history no longer reaches go. */
+		if ((i = redo_oldest(r)) > 0)
+			ckpt_keep(r->ck, i, ckpt_count(r->ck));
+		model_released(r->m, &at, &o);
+		if (r->since_ckpt >= REDO_EVERY ||
+		    (r->since_ckpt >= REDO_MIN_EVERY && at >= r->ckpt_time +
+		    REDO_CKPT_NS))
+			redo_checkpoint(r);
+		redo_defer(r);
+	}
+}
+
+/* Each pass of the loop: release what came a while ago; a slice of a
+ * run. */
+void
+redo_tick(struct redo *r, uint64_t wall, uint64_t budget)
+{
+	struct redo_sample	*s;
+
+	if (!r->on)
+		return;
+	while (r->ns > 0) {
+		s = &r->sample[r->s0];
+		if (s->wall + REDO_HOLD_NS > wall)
+			break;
+		if (s->time > r->horizon)
+			r->horizon = s->time;
+		r->s0 = (r->s0 + 1) % REDO_SAMPLES;
+		r->ns--;
+	}
+	if (r->state == REDO_RUN && !redo_slice(r, wall, budget))
+		redo_done(r, wall);
+	if (r->state == REDO_IDLE) {
+		model_release_until(r->m, r->horizon);
+		(void)redo_late(r);
+	}
+}
+
+int
+redo_busy(const struct redo *r)
+{
+	return r != NULL && r->state == REDO_RUN;
+}
+
+/* Milliseconds until redo_tick() has something to release, or -1. */
+int
+redo_wait_ms(const struct redo *r, uint64_t wall)
+{
+	uint64_t	at;
+
+	if (r == NULL || !r->on)
+		return -1;
+	if (r->state == REDO_RUN)
+		return 0;
+	if (r->ns == 0)
+		return -1;
+	at = r->sample[r->s0].wall + REDO_HOLD_NS;
+	return at <= wall ? 0 : (int)((at - wall + 999999) / 1000000);
+}
+
+/*
+ * The source ended, or a session: whatever run there is, whole, and then
+ * all the model holds, late events put back.
+ */
+void
+redo_finish(struct redo *r)
+{
+	if (r->state == REDO_VIEW)
+		redo_now(r);
+	r->horizon = UINT64_MAX;
+	for (;;) {
+		if (r->state == REDO_RUN) {
+			(void)redo_slice(r, 0, 0);
+			redo_done(r, source_now());
+		}
+		model_flush(r->m);
+		if (!r->on || !redo_late(r))
+			break;
+	}
+}
+
+/*
+ * Hold the model at t (every event before it applied), within the
+ * history.  0, or -1 with *why.
+ */
+int
+redo_view(struct redo *r, uint64_t t, const char **why)
+{
+	int	i;
+
+	if (!r->on) {
+		*why = "no history is kept of this source (--history)";
+		return -1;
+	}
+	if (r->state == REDO_RUN)
+		redo_finish(r);
+	if ((i = redo_oldest(r)) < 0 || t < ckpt_at(r->ck, i)->time) {
+		*why = "that is before the history kept (--history)";
+		return -1;
+	}
+	redo_run(r, t, 0);
+	if (r->state != REDO_RUN) {
+		*why = "the history could not be read";
+		return -1;
+	}
+	(void)redo_until(r, t);
+	r->state = REDO_VIEW;
+	r->view_ns = t;
+	r->st.busy = 0;
+	/* The stream goes on to disk; the newest checkpoint stays. */
+	spill_pin(r->sp, ckpt_at(r->ck, ckpt_count(r->ck) - 1)->time);
+	return 0;
+}
+
+/* Back to now: from the newest checkpoint that still holds, catching up. */
+void
+redo_now(struct redo *r)
+{
+	uint64_t	t = UINT64_MAX;
+
+	if (r->state != REDO_VIEW)
+		return;
+	if (r->arr_any)
+		t = r->arr_t;
+	r->state = REDO_IDLE;
+	redo_run(r, t, r->arr_any);
+}
+
+void
+redo_stats(const struct redo *r, struct redo_stats *st)
+{
+	struct spill_stats	ss;
+
+	*st = r->st;
+	st->on = r->on;
+	st->viewing = r->state == REDO_VIEW;
+	st->view_ns = r->view_ns;
+	st->checkpoints = ckpt_count(r->ck);
+	spill_stats(r->sp, &ss);
+	st->bytes = ss.bytes;
+	st->first = ss.first;
+	st->last = ss.last;
+	if (st->error == NULL)
+		st->error = spill_error(r->sp);
+}

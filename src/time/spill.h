@@ -1,0 +1,43 @@
+/*
+ * spill.h: a live source's recent stream on disk, read back in time order
+ * (spill.c).
+ */
+#ifndef SPILL_H
+#define SPILL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SPILL_SEGS	5	/* files at once: the bound is split in 4 */
+
+struct proto_dec;
+struct proto_ev;
+struct spill;
+
+struct spill_stats {
+	uint64_t	 bytes;		/* on disk now */
+	uint64_t	 first, last;	/* event times kept */
+	int		 segs;
+	uint64_t	 dropped;	/* segments let go */
+};
+
+struct spill	*spill_new(uint64_t, uint64_t, char **);
+void		 spill_free(struct spill *);
+void		 spill_reset(struct spill *);
+void		 spill_bytes(struct spill *, const uint8_t *, size_t);
+int		 spill_session(struct spill *, const struct proto_dec *,
+		     uint64_t);
+void		 spill_event(struct spill *, const struct proto_ev *);
+int		 spill_commit(struct spill *, uint64_t);
+int		 spill_active(const struct spill *);
+uint64_t	 spill_floor(const struct spill *);
+void		 spill_pin(struct spill *, uint64_t);
+const char	*spill_error(const struct spill *);
+void		 spill_stats(const struct spill *, struct spill_stats *);
+
+int		 spill_seek(struct spill *, uint64_t, uint64_t);
+size_t		 spill_next(struct spill *, struct proto_ev *, size_t);
+int		 spill_more(const struct spill *);
+int		 spill_refresh(struct spill *);
+
+#endif
