@@ -13,6 +13,7 @@
 # ./demo.sh live.
 #
 # usage: tests/ui/screenshots.sh [OUTDIR]	(default screenshots)
+#	SHOTS=live-history tests/ui/screenshots.sh [OUTDIR]: that case only
 set -eu
 cd "$(dirname "$0")/../.."
 OUT=${1:-screenshots}
@@ -81,6 +82,57 @@ shot() {
 	    --window-size="$_w,$_h" "file://$PWD/$B/$2.html" >/dev/null 2>&1
 	echo "screenshots: $OUT/$2.png (${3}x$4)"
 }
+
+# A live source held in its past: the demo's eventlog, three-odd times over
+# (build/bench/mklog: each copy's times after the one before), served over
+# a Unix socket by tests/sources/fakeprod at 16 KiB every 10 ms.  Once the
+# first copy is in (a real -N4 log's capabilities send their blocks late:
+# their first seconds are all there only then), g 2s: the header says
+# `past 2.000s (e: now)` and the panes show the run at 2 s, as `--batch
+# --json --to 2s` on the demo's log, while the rest of the stream is read
+# (its bytes in the header grow; at 160 columns the header's second row
+# has the wall clock, which settle leaves out).
+live_history() {
+	make -s build/tests/sources/fakeprod build/bench/mklog
+	_sock=$B/live-history.sock
+	_first=$(stat -c %s "$LOG")
+	build/bench/mklog "$LOG" "$B/live-history.eventlog" \
+	    $((_first * 3 / 1048576 + 1)) >/dev/null
+	rm -f "$_sock"
+	build/tests/sources/fakeprod --unix "$_sock" --chunk 16384 \
+	    --delay-us 10000 --linger 60000 "$B/live-history.eventlog" \
+	    >/dev/null 2>&1 &
+	_fake=$!
+	_end=$(($(date +%s) + 10))
+	until [ -S "$_sock" ]; do
+		[ "$(date +%s)" -lt "$_end" ] ||
+		    { echo "screenshots: fakeprod: no $_sock" >&2; exit 1; }
+		sleep 0.02
+	done
+	$T new-session -d -s lh -x 160 -y 44 "./evtop --unix $_sock"
+	# The bytes read, as the header writes them, past the first copy.
+	_end=$(($(date +%s) + 60))
+	until _r=$($T capture-pane -p -t lh | head -3 |
+	    sed -n 's/.* \([0-9.]*\)M read.*/\1/p') &&
+	    [ -n "$_r" ] && awk "BEGIN { exit !($_r * 1048576 > $_first) }"; do
+		[ "$(date +%s)" -lt "$_end" ] ||
+		    { echo "screenshots: lh: the first copy not read" >&2; exit 1; }
+		sleep 0.05
+	done
+	$T send-keys -t lh g
+	$T send-keys -t lh -l 2s
+	$T send-keys -t lh Enter
+	wait_for lh 'past 2\.000s \(e: now\)'
+	shot lh live-history-past 160 44
+	$T kill-session -t lh
+	kill "$_fake" 2>/dev/null || true
+	wait "$_fake" 2>/dev/null || true
+	rm -f "$_sock" "$B/live-history.eventlog"
+}
+if [ "${SHOTS:-}" = live-history ]; then
+	live_history
+	exit 0
+fi
 
 # Replay the demo in real time; pause a few seconds in.
 $T new-session -d -s demo -x 120 -y 36 "./evtop $LOG"
@@ -176,6 +228,8 @@ $T send-keys -t rng ']'
 wait_for rng 'range 0\.200s-0\.450s'
 shot rng range-gc-cost-centres 160 44
 $T kill-session -t rng
+
+live_history
 
 # The timeline (8): the whole run of tests/fixtures/gc.eventlog (the demo
 # is in GC nearly all the time: -hc -i0.2 censuses); zoomed in on the longest GC
