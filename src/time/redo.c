@@ -358,6 +358,9 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	}
 	if (i < o)
 		i = o;
+	/* What was shown stays shown: released as far again. */
+	if (r->m->now > r->horizon && r->state != REDO_VIEW)
+		r->horizon = r->m->now;
 	if (ckpt_restore(r->ck, i, r->m) != 0) {
 		redo_give_up(r, "a checkpoint could not be read back");
 		return;
