@@ -92,6 +92,7 @@ struct loop {
 
 	int		 quit;
 	int		 suspended;
+	int		 batch;		/* --batch: notes to stderr too */
 };
 
 /*
@@ -281,6 +282,9 @@ loop_read_signals(struct loop *l, int fd)
 /* ------------------------------------------------------------------ */
 /* Input. */
 
+static void	loop_status(struct loop *, uint64_t);
+static void	loop_note(struct loop *, int);
+
 /* What an event means to all but the model. */
 static void
 loop_event_aside(struct loop *l, const struct proto_ev *ev)
@@ -456,6 +460,10 @@ loop_connection_end(struct loop *l)
 	loop_flush(l);
 	l->held = 0;
 	l->changed = 1;
+	/* Said now: putting late events back may take long enough for a
+	 * reconnection to say something else before the next status. */
+	loop_status(l, source_now());
+	loop_note(l, l->batch);
 }
 
 /* Read a slice: until the source is empty, or enough for one pass. */
@@ -1317,13 +1325,16 @@ loop_history_json(struct loop *l, char *buf, size_t size)
 	err[k] = '\0';
 	snprintf(buf, size, ",\"history\":{\"on\":%s,\"bytes\":%llu,"
 	    "\"first_ns\":%llu,\"last_ns\":%llu,\"checkpoints\":%d,"
-	    "\"corrections\":%llu,\"corrected_ns\":%llu,\"error\":%s%s%s}",
+	    "\"corrections\":%llu,\"corrected_ns\":%llu,"
+	    "\"reapplied\":%llu,\"reapply_ns\":%llu,\"error\":%s%s%s}",
 	    rs.on ? "true" : "false",
 	    (unsigned long long)st->history_bytes,
 	    (unsigned long long)st->history_first,
 	    (unsigned long long)st->history_last, rs.checkpoints,
 	    (unsigned long long)st->corrections,
-	    (unsigned long long)st->corrected_ns, rs.error != NULL ? "\"" :
+	    (unsigned long long)st->corrected_ns,
+	    (unsigned long long)rs.reapplied,
+	    (unsigned long long)rs.reapply_ns, rs.error != NULL ? "\"" :
 	    "null", rs.error != NULL ? err : "", rs.error != NULL ? "\"" : "");
 }
 
@@ -1377,6 +1388,7 @@ loop_batch(const struct evtop_opts *opts)
 		loop_free(&l);
 		return 1;
 	}
+	l.batch = 1;
 	period = batch_interval_ns(opts);
 	now = source_now();
 	l.rate_at = now;

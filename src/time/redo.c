@@ -89,8 +89,7 @@ struct redo {
 	uint64_t	 run_late;	/* the late event's time */
 	int		 run_fix;	/* a correction, not a catch-up */
 	uint64_t	 run_at;	/* when the last correction started */
-	uint64_t	 busy_since;	/* when this run began, one after the
-					 * other */
+	uint64_t	 busy_since;	/* when this pass over the history began */
 	int		 waiting;	/* a run waits for REDO_GAP_NS */
 
 	/* What came during a run, in the order it came: given to the model
@@ -198,7 +197,9 @@ redo_due(const struct redo *r)
 
 	if (r->since_ckpt >= REDO_EVERY)
 		return 1;
-	if (r->since_ckpt < REDO_MIN_EVERY)
+	/* Going over the history again, by events only: at the stream's
+	 * pace, by time too. */
+	if (r->since_ckpt < REDO_MIN_EVERY || r->state == REDO_RUN)
 		return 0;
 	model_released(r->m, &at, &off);
 	return at >= r->ckpt_time + REDO_CKPT_NS;
@@ -377,8 +378,7 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	}
 	if (fix)
 		r->run_at = source_now();
-	if (r->state != REDO_RUN)
-		r->busy_since = source_now();
+	r->busy_since = source_now();
 	r->waiting = 0;
 	if (fix && !r->run_fix) {
 		r->run_fix = 1;
@@ -424,7 +424,7 @@ redo_done(struct redo *r, uint64_t wall)
  * there is more.
  */
 static int
-redo_slice(struct redo *r, uint64_t start, uint64_t budget)
+redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 {
 	size_t		 n, k;
 
@@ -462,6 +462,7 @@ redo_slice(struct redo *r, uint64_t start, uint64_t budget)
 			redo_give_kept(r);
 			return 0;
 		}
+		r->st.reapplied += n;
 		r->given_t = r->ev[n - 1].time;
 		r->given_off = r->ev[n - 1].off;
 		for (k = 0; k < n && !r->tail && r->ev[k].time <= r->horizon;
@@ -482,6 +483,17 @@ redo_slice(struct redo *r, uint64_t start, uint64_t budget)
 		if (budget > 0 && source_now() - start >= budget)
 			return 1;
 	}
+}
+
+/* redo_slice_in(), its time counted: how fast the history goes again. */
+static int
+redo_slice(struct redo *r, uint64_t start, uint64_t budget)
+{
+	uint64_t	t0 = source_now();
+	int		more = redo_slice_in(r, start, budget);
+
+	r->st.reapply_ns += source_now() - t0;
+	return more;
 }
 
 /* The history up to t applied; then held. */
@@ -590,11 +602,15 @@ redo_busy(const struct redo *r)
 	return r != NULL && r->state == REDO_RUN;
 }
 
-/* How long the model has been going back and catching up (0: it is not). */
+/*
+ * How long the model has been on its way back to now, going over the
+ * history again (0: it is not; nor while it waits to start again, when it
+ * holds all it had shown).
+ */
 uint64_t
 redo_busy_ns(const struct redo *r, uint64_t now)
 {
-	if (!redo_busy(r) || now < r->busy_since)
+	if (!redo_busy(r) || r->waiting || now < r->busy_since)
 		return 0;
 	return now - r->busy_since + 1;
 }

@@ -26,6 +26,8 @@ struct redo_stats {
 	uint64_t	 back_ns;	/* how far the last went back */
 	uint64_t	 corrected_at;	/* when it ended (source_now()), 0: none */
 	int		 busy;		/* one is under way */
+	uint64_t	 reapplied;	/* events given again, in all */
+	uint64_t	 reapply_ns;	/* and the time it took */
 	int		 viewing;	/* held in the past, at view_ns */
 	uint64_t	 view_ns;
 	const char	*error;
