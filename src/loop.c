@@ -621,6 +621,23 @@ loop_view(struct loop *l, uint64_t t)
 	loop_log(l, "history: held at %llu ns", (unsigned long long)t);
 }
 
+/* A range of a live source's history, held at its end. */
+static void
+loop_live_range(struct loop *l)
+{
+	uint64_t	 from, to;
+	const char	*why = NULL;
+
+	l->uiops->range(l->ui, &from, &to);
+	if (redo_range(l->redo, from, to, &why) != 0) {
+		snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "range: %s",
+		    why);
+		return;
+	}
+	loop_log(l, "history: range %llu..%llu ns", (unsigned long long)from,
+	    (unsigned long long)to);
+}
+
 /*
  * Show a range [from, to): the model at from, its run window reset there
  * (model_range_begin()), then the events up to to; held at to.
@@ -670,6 +687,9 @@ loop_status_live(struct loop *l, struct evtop_status *st)
 	st->file_time = rs.viewing ? rs.view_ns : m->now;
 	st->file_first = rs.first;
 	st->file_last = rs.last;
+	st->range_on = rs.viewing && m->range.on;
+	st->range_from = m->range.from_ns;
+	st->range_to = m->range.to_ns;
 	st->history = rs.on;
 	st->history_bytes = rs.bytes;
 	st->history_first = rs.first;
@@ -920,6 +940,10 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 		loop_seek(l, l->uiops->seek_ns(l->ui), 1);
 		break;
 	case UI_RANGE:
+		if (l->redo != NULL) {
+			loop_live_range(l);
+			break;
+		}
 		if (l->tr == NULL || !travel_passed(l->tr)) {
 			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "%s",
 			    l->tr == NULL ? "ranges work when replaying a file" :
@@ -931,6 +955,8 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 	case UI_RANGE_OFF:
 		if (l->tr != NULL && l->model->range.on)
 			loop_seek(l, l->model->range.to_ns, 1);
+		else if (l->redo != NULL && l->model->range.on)
+			loop_view(l, l->model->range.to_ns);
 		break;
 	case UI_RESET_WINDOW:
 		model_reset_window(l->model);

@@ -314,8 +314,9 @@ view_range_key(struct view *v, enum keys_action a)
 	uint64_t	t = v->cursor != VIEW_NO_CURSOR ? v->cursor : v->now_ns;
 
 	if (!v->seekable) {
-		snprintf(v->msg, sizeof v->msg, "ranges work when replaying "
-		    "a file");
+		snprintf(v->msg, sizeof v->msg, v->kind == EVTOP_SRC_FILE ?
+		    "ranges work when replaying a file" : "ranges need a "
+		    "history (--history)");
 		return UI_NONE;
 	}
 	if (a == KEYS_RANGE_START) {

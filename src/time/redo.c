@@ -85,6 +85,8 @@ struct redo {
 	uint64_t	 given_t, given_off;	/* the last a RUN took */
 	uint64_t	 horizon;	/* released once not later than this */
 	uint64_t	 view_ns;
+	int		 range;		/* held: a range [range_from, view_ns) */
+	uint64_t	 range_from;
 	uint64_t	 run_from;	/* where the correction went back to */
 	uint64_t	 run_late;	/* the late event's time */
 	int		 run_fix;	/* a correction, not a catch-up */
@@ -496,7 +498,7 @@ redo_slice(struct redo *r, uint64_t start, uint64_t budget)
 	return more;
 }
 
-/* The history up to t applied; then held. */
+/* The history up to t applied; the files left at the first event not. */
 static int
 redo_until(struct redo *r, uint64_t t)
 {
@@ -507,7 +509,7 @@ redo_until(struct redo *r, uint64_t t)
 			;
 		model_apply_sorted(r->m, r->ev, k);
 		if (k < n)
-			return 0;
+			return spill_seek(r->sp, r->ev[k].time, r->ev[k].off);
 	}
 	return 0;
 }
@@ -679,9 +681,14 @@ redo_hold(struct redo *r, uint64_t t)
 	if (r->state == REDO_VIEW && r->arr_any)
 		ckpt_keep(r->ck, 0, ckpt_find(r->ck, r->arr_t) + 1);
 	r->state = REDO_IDLE;
-	redo_run(r, t, 0);
+	redo_run(r, r->range ? r->range_from : t, 0);
 	if (r->state != REDO_RUN)
 		return -1;
+	if (r->range) {
+		/* A range: its window starts at its start. */
+		(void)redo_until(r, r->range_from);
+		model_range_begin(r->m, r->range_from, t);
+	}
 	(void)redo_until(r, t);
 	r->state = REDO_VIEW;
 	r->view_ns = t;
@@ -712,7 +719,27 @@ redo_view(struct redo *r, uint64_t t, const char **why)
 		*why = "that is before the history kept (--history)";
 		return -1;
 	}
+	r->range = 0;
 	if (redo_hold(r, t) != 0) {
+		*why = "the history could not be read";
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A range [from, to) of the history: the model at from, its run window
+ * reset there (model_range_begin()), the events up to to; held at to.
+ */
+int
+redo_range(struct redo *r, uint64_t from, uint64_t to, const char **why)
+{
+	if (redo_view(r, from, why) != 0)
+		return -1;
+	r->range = 1;
+	r->range_from = from;
+	if (redo_hold(r, to) != 0) {
+		r->range = 0;
 		*why = "the history could not be read";
 		return -1;
 	}
@@ -727,6 +754,7 @@ redo_now(struct redo *r)
 
 	if (r->state != REDO_VIEW)
 		return;
+	r->range = 0;
 	if (r->arr_any)
 		t = r->arr_t;
 	r->state = REDO_IDLE;

@@ -49,6 +49,7 @@ void		 redo_settle(struct redo *);
 void		 redo_finish(struct redo *);
 void		 redo_give_up(struct redo *, const char *);
 int		 redo_view(struct redo *, uint64_t, const char **);
+int		 redo_range(struct redo *, uint64_t, uint64_t, const char **);
 void		 redo_now(struct redo *);
 void		 redo_stats(const struct redo *, struct redo_stats *);
 

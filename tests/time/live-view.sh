@@ -260,6 +260,31 @@ screen_has $s "past ${shown}s \\(e: now\\)" 10 >/dev/null
 ok "history 1 MiB: q, held in the past, restores the terminal" quit $s
 $T kill-session -t $s 2>/dev/null
 
+# e: a range of the history, [ and ], while the source is still open.
+log=$TMP/2m.eventlog
+want=$(batch $log --from 0.3s --to 0.6s)
+s=range
+serve $s $log
+start $s 80 24
+ok "range: connected" screen_has $s 'unix .* connected' 15
+run_window $s >/dev/null
+screen_has $s 'event ([1-9]|0\.[7-9])[0-9.]*s' 30 >/dev/null
+go $s 0.3s
+screen_has $s 'past 0\.300s' 10 >/dev/null
+$T send-keys -t $s '['
+go $s 0.6s
+screen_has $s 'past 0\.600s' 10 >/dev/null
+$T send-keys -t $s ']'
+ok "range: [ at 0.3s, ] at 0.6s: the header says the range" \
+    screen_has $s 'range 0\.300s-0\.600s \(Esc: back\)' 10
+ok "range: the GC pane counts the collections in it ($want)" \
+    count_is $s "$want" 5
+$T send-keys -t $s Escape
+ok "range: Esc holds at its end without it" \
+    screen_has $s 'past 0\.600s \(e: now\)' 10
+ok "range: q restores the terminal" quit $s
+$T kill-session -t $s 2>/dev/null
+
 # d: --history 0 keeps none.
 s=none
 all=$(batch $fix)
