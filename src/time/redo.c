@@ -40,9 +40,11 @@
 #define REDO_SAMPLES	64
 #define REDO_MIN_EVERY	4096		/* no checkpoints closer than this */
 #define REDO_CKPT_NS	50000000ull	/* nor further apart in time */
+#define REDO_RECENT_NS	2000000000ull	/* where late events mostly go */
 #define REDO_Q_BYTES	(8u << 20)	/* events kept that came in a run */
-/* Corrections start at most this often: late blocks that keep coming
- * (a source faster than real time) are put back together. */
+/* Corrections start at most this often, or as often as the last took:
+ * late blocks that keep coming (a source faster than real time) are put
+ * back together, and correcting takes at most about half the time. */
 #define REDO_GAP_NS	50000000ull
 
 enum redo_state {
@@ -92,7 +94,8 @@ struct redo {
 	int		 run_fix;	/* a correction, not a catch-up */
 	uint64_t	 run_at;	/* when the last correction started */
 	uint64_t	 busy_since;	/* when this pass over the history began */
-	int		 waiting;	/* a run waits for REDO_GAP_NS */
+	int		 waiting;	/* a run waits for redo_gap() */
+	uint64_t	 last_run_ns;	/* how long the last correction took */
 
 	/* What came during a run, in the order it came: given to the model
 	 * as it would have been when the run is over, so the run need not
@@ -109,6 +112,12 @@ struct redo {
 };
 
 static int	redo_hold(struct redo *, uint64_t);
+
+static uint64_t
+redo_gap(const struct redo *r)
+{
+	return r->last_run_ns > REDO_GAP_NS ? r->last_run_ns : REDO_GAP_NS;
+}
 
 struct redo *
 redo_new(struct model *m, uint64_t max_bytes, uint64_t max_ns, char **cause)
@@ -197,14 +206,17 @@ redo_due(const struct redo *r)
 {
 	uint64_t	at, off;
 
+	model_released(r->m, &at, &off);
+	/* Going over the history again, by events only, and four times
+	 * fewer far from now (where late events seldom reach); at the
+	 * stream's pace, by time too. */
+	if (r->state == REDO_RUN)
+		return r->since_ckpt >= (at + REDO_RECENT_NS < r->newest ?
+		    4 * REDO_EVERY : REDO_EVERY);
 	if (r->since_ckpt >= REDO_EVERY)
 		return 1;
-	/* Going over the history again, by events only: at the stream's
-	 * pace, by time too. */
-	if (r->since_ckpt < REDO_MIN_EVERY || r->state == REDO_RUN)
-		return 0;
-	model_released(r->m, &at, &off);
-	return at >= r->ckpt_time + REDO_CKPT_NS;
+	return r->since_ckpt >= REDO_MIN_EVERY && at >= r->ckpt_time +
+	    REDO_CKPT_NS;
 }
 
 /* Nothing kept: a new connection, or no more history for this one. */
@@ -410,7 +422,9 @@ redo_done(struct redo *r, uint64_t wall)
 	r->state = REDO_IDLE;
 	r->st.busy = 0;
 	spill_pin(r->sp, UINT64_MAX);
+	spill_rest(r->sp);
 	if (r->run_fix) {
+		r->last_run_ns = wall > r->run_at ? wall - r->run_at : 0;
 		model_released(r->m, &applied, &off);
 		r->st.corrections++;
 		r->st.back_ns = r->newest > r->run_late ? r->newest -
@@ -432,6 +446,10 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 
 	for (;;) {
 		n = spill_next(r->sp, r->ev, REDO_N);
+		if (n == 0 && spill_failed(r->sp)) {
+			redo_give_up(r, spill_error(r->sp));
+			return 0;
+		}
 		if (n == 0) {
 			/* What came meanwhile: older than where the run
 			 * is, it needs another start. */
@@ -439,7 +457,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			    (r->arr_t == r->given_t &&
 			    r->arr_off < r->given_off))) {
 				if (budget > 0 && source_now() < r->run_at +
-				    REDO_GAP_NS) {
+				    redo_gap(r)) {
 					r->waiting = 1;
 					return 1;
 				}
@@ -521,7 +539,7 @@ redo_late(struct redo *r, int now)
 	uint64_t	t, off;
 
 	if (r->state != REDO_IDLE || (!now && model_late_peek(r->m) &&
-	    source_now() < r->run_at + REDO_GAP_NS) ||
+	    source_now() < r->run_at + redo_gap(r)) ||
 	    !model_late_take(r->m, &t, &off))
 		return 0;
 	redo_run(r, t, 1);
@@ -588,7 +606,7 @@ redo_tick(struct redo *r, uint64_t wall, uint64_t budget)
 		redo_done(r, wall);
 	/* Held in the past, and late events came that belong there. */
 	if (r->state == REDO_VIEW && r->arr_any && r->arr_t < r->view_ns &&
-	    wall >= r->run_at + REDO_GAP_NS) {
+	    wall >= r->run_at + redo_gap(r)) {
 		r->run_at = wall;
 		(void)redo_hold(r, r->view_ns);
 	}
@@ -627,7 +645,7 @@ redo_wait_ms(const struct redo *r, uint64_t wall)
 		return -1;
 	if ((r->state == REDO_RUN && r->waiting) || (r->state == REDO_IDLE &&
 	    model_late_peek(r->m))) {
-		at = r->run_at + REDO_GAP_NS;
+		at = r->run_at + redo_gap(r);
 		return at <= wall ? 0 : (int)((at - wall + 999999) / 1000000);
 	}
 	if (r->state == REDO_RUN)
@@ -693,6 +711,7 @@ redo_hold(struct redo *r, uint64_t t)
 	r->state = REDO_VIEW;
 	r->view_ns = t;
 	r->st.busy = 0;
+	spill_rest(r->sp);
 	/* The stream goes on to disk; the newest checkpoint stays. */
 	spill_pin(r->sp, ckpt_at(r->ck, ckpt_count(r->ck) - 1)->time);
 	return 0;

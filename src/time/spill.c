@@ -42,6 +42,7 @@ struct spill_seg {
 	struct proto_ev	*ev;		/* [SPILL_N] read, ev[i..n) to give */
 	size_t		 n, i;
 	int		 done;		/* nothing more from rd */
+	int		 sought;	/* rd is at the events sought */
 };
 
 struct spill {
@@ -63,11 +64,14 @@ struct spill {
 	uint64_t	 pin;		/* files with events at or after it stay */
 	uint64_t	 dropped;
 	/* Reading: the files with events still to give. */
-	struct spill_seg *act[SPILL_SEGS];
+	struct spill_seg *act[SPILL_SEGS];	/* open */
 	int		 nact;
+	struct spill_seg *lazy[SPILL_SEGS];	/* to open, lazy[lz] next */
+	int		 nlazy, lz;
 	uint64_t	 from_t, from_off;
 	uint64_t	 last_t, last_off;
 	int		 given;
+	int		 bad;		/* a file could not be read: err */
 	char		 err[256];
 };
 
@@ -348,6 +352,9 @@ spill_drop(struct spill *sp)
 	for (i = 0; i < sp->nact; i++)
 		if (sp->act[i] == s)
 			return 0;	/* still being read */
+	for (i = sp->lz; i < sp->nlazy; i++)
+		if (sp->lazy[i] == s)
+			return 0;
 	if (s->any && s->tmax + 1 > sp->floor)
 		sp->floor = s->tmax + 1;
 	spill_seg_close(s);
@@ -357,6 +364,8 @@ spill_drop(struct spill *sp)
 	sp->seg[--sp->nseg] = t;
 	for (i = 0; i < sp->nact; i++)
 		sp->act[i]--;		/* they moved down one */
+	for (i = sp->lz; i < sp->nlazy; i++)
+		sp->lazy[i]--;
 	sp->dropped++;
 	return 1;
 }
@@ -417,6 +426,13 @@ spill_pin(struct spill *sp, uint64_t t)
 	sp->pin = t;
 }
 
+/* Whether the last reading stopped on a file it could not read. */
+int
+spill_failed(const struct spill *sp)
+{
+	return sp->bad;
+}
+
 const char *
 spill_error(const struct spill *sp)
 {
@@ -445,51 +461,92 @@ spill_stats(const struct spill *sp, struct spill_stats *st)
 /* ------------------------------------------------------------------ */
 /* Reading back. */
 
-/* Every file from the first event at or after (t, off), stream offset. */
+/* Where a file's events begin, at the earliest: its first time (or the
+ * time sought) and its first byte. */
+static uint64_t
+spill_lb(const struct spill_seg *s, uint64_t from)
+{
+	return s->tmin > from ? s->tmin : from;
+}
+
+static uint64_t spill_sort_from;	/* qsort has no argument */
+
+static int
+spill_lb_cmp(const void *a, const void *b)
+{
+	const struct spill_seg	*x = *(struct spill_seg *const *)a;
+	const struct spill_seg	*y = *(struct spill_seg *const *)b;
+	uint64_t		 tx = spill_lb(x, spill_sort_from);
+	uint64_t		 ty = spill_lb(y, spill_sort_from);
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/*
+ * Every file from the first event at or after (t, off), stream offset.
+ * A file is opened only when the merge reaches its first time (most runs
+ * need the newest few): a reader holds a megabyte of tables.
+ */
 int
 spill_seek(struct spill *sp, uint64_t t, uint64_t off)
 {
 	struct spill_seg	*s;
-	char			 path[64], *cause = NULL;
-	uint64_t		 local;
 	int			 i;
 
 	sp->from_t = t;
 	sp->from_off = off;
+	spill_sort_from = t;
 	sp->given = 0;
-	sp->nact = 0;
+	sp->nact = sp->nlazy = sp->lz = 0;
+	sp->bad = 0;
 	for (i = 0; i < sp->nseg; i++) {
 		s = &sp->seg[i];
 		s->n = s->i = 0;
 		s->done = 1;
+		s->sought = 0;
 		if (s->rd != NULL && s->covered != s->bytes) {
 			reader_free(s->rd);
 			s->rd = NULL;
 		}
-		if (!s->any || s->tmax < t) {
-			s->covered = s->bytes;
+		s->covered = s->bytes;
+		if (!s->any || s->tmax < t)
 			continue;
-		}
-		if (s->rd == NULL) {
-			snprintf(path, sizeof path, "/proc/self/fd/%d", s->fd);
-			if ((s->rd = reader_open_own(path, &cause)) == NULL) {
-				snprintf(sp->err, sizeof sp->err, "history: %s",
-				    cause != NULL ? cause : "cannot read");
-				free(cause);
-				return -1;
-			}
-			s->covered = s->bytes;
-		}
-		local = off >= s->base ? sp->hlen + (off - s->base) : 0;
-		if (reader_seek(s->rd, t, local) != 0) {
+		s->done = 0;
+		sp->lazy[sp->nlazy++] = s;
+	}
+	/* By the bound on their first events: the next to open first. */
+	qsort(sp->lazy, (size_t)sp->nlazy, sizeof sp->lazy[0], spill_lb_cmp);
+	sp->lz = 0;
+	return 0;
+}
+
+/* A file's reader, at the events sought: 0, or -1 (sp->err says). */
+static int
+spill_wake(struct spill *sp, struct spill_seg *s)
+{
+	char		 path[64], *cause = NULL;
+	uint64_t	 local;
+
+	if (s->rd == NULL) {
+		snprintf(path, sizeof path, "/proc/self/fd/%d", s->fd);
+		if ((s->rd = reader_open_own(path, &cause)) == NULL) {
 			snprintf(sp->err, sizeof sp->err, "history: %s",
-			    reader_error(s->rd) != NULL ? reader_error(s->rd) :
-			    "cannot seek");
+			    cause != NULL ? cause : "cannot read");
+			free(cause);
 			return -1;
 		}
-		s->done = 0;
-		sp->act[sp->nact++] = s;
 	}
+	local = sp->from_off >= s->base ? sp->hlen + (sp->from_off - s->base) :
+	    0;
+	if (reader_seek(s->rd, sp->from_t, local) != 0) {
+		snprintf(sp->err, sizeof sp->err, "history: %s",
+		    reader_error(s->rd) != NULL ? reader_error(s->rd) :
+		    "cannot seek");
+		return -1;
+	}
+	s->sought = 1;
 	return 0;
 }
 
@@ -499,12 +556,16 @@ spill_fill(struct spill *sp, struct spill_seg *s)
 {
 	size_t	k;
 
-	if (s->done)
+	if (s->done || s->rd == NULL)
 		return 0;
 	s->i = 0;
 	s->n = reader_next_n(s->rd, s->ev, SPILL_N);
 	if (s->n == 0) {
+		/* Read to its end: its pages go now, not at the run's end
+		 * (a run over the whole history would map all of it). */
 		s->done = 1;
+		reader_free(s->rd);
+		s->rd = NULL;
 		return 0;
 	}
 	for (k = 0; k < s->n; k++)
@@ -521,10 +582,11 @@ size_t
 spill_next(struct spill *sp, struct proto_ev *out, size_t max)
 {
 	struct spill_seg	*s, *best;
+	uint64_t		 t, o, bt = 0, bo = 0;
 	size_t			 n = 0;
 	int			 i;
 
-	while (n < max) {
+	while (n < max && !sp->bad) {
 		best = NULL;
 		for (i = 0; i < sp->nact; i++) {
 			s = sp->act[i];
@@ -537,11 +599,26 @@ spill_next(struct spill *sp, struct proto_ev *out, size_t max)
 					continue;
 				}
 			}
-			if (best == NULL || s->ev[s->i].time <
-			    best->ev[best->i].time || (s->ev[s->i].time ==
-			    best->ev[best->i].time && s->ev[s->i].off <
-			    best->ev[best->i].off))
+			t = s->ev[s->i].time;
+			o = s->ev[s->i].off;
+			if (best == NULL || t < bt || (t == bt && o < bo)) {
 				best = s;
+				bt = t;
+				bo = o;
+			}
+		}
+		/* The next file not yet open, if its events may come first:
+		 * open it, then look again. */
+		if (sp->lz < sp->nlazy && (s = sp->lazy[sp->lz],
+		    best == NULL || spill_lb(s, sp->from_t) < bt ||
+		    (spill_lb(s, sp->from_t) == bt && s->base < bo))) {
+			sp->lz++;
+			if (spill_wake(sp, s) != 0) {
+				sp->bad = 1;
+				break;
+			}
+			sp->act[sp->nact++] = s;
+			continue;
 		}
 		if (best == NULL)
 			break;
@@ -554,6 +631,23 @@ out:
 		sp->given = 1;
 	}
 	return n;
+}
+
+/* Reading is over for now: the readers go, and the pages they mapped. */
+void
+spill_rest(struct spill *sp)
+{
+	int	i;
+
+	for (i = 0; i < sp->nseg; i++) {
+		reader_free(sp->seg[i].rd);
+		sp->seg[i].rd = NULL;
+		sp->seg[i].n = sp->seg[i].i = 0;
+		sp->seg[i].done = 1;
+		sp->seg[i].sought = 0;
+		sp->seg[i].covered = sp->seg[i].bytes;
+	}
+	sp->nact = sp->nlazy = sp->lz = 0;
 }
 
 /* Whether bytes came since the files were sought. */

@@ -33,11 +33,13 @@ int		 spill_active(const struct spill *);
 uint64_t	 spill_floor(const struct spill *);
 void		 spill_pin(struct spill *, uint64_t);
 const char	*spill_error(const struct spill *);
+int		 spill_failed(const struct spill *);
 void		 spill_stats(const struct spill *, struct spill_stats *);
 
 int		 spill_seek(struct spill *, uint64_t, uint64_t);
 size_t		 spill_next(struct spill *, struct proto_ev *, size_t);
 int		 spill_more(const struct spill *);
 int		 spill_refresh(struct spill *);
+void		 spill_rest(struct spill *);
 
 #endif
