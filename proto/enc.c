@@ -1,6 +1,7 @@
 /*
- * enc.c: a header's bytes from a decoder's event types, for whoever writes
- * a stream of the events it read (the relay, a live source's history).
+ * enc.c: events written down again: a header's bytes from a decoder's event
+ * types, for whoever writes a stream of the events it read (the relay, a
+ * live source's history), and an event kept by value.
  */
 #include <stdint.h>
 #include <string.h>
@@ -59,4 +60,34 @@ proto_header_encode(const struct proto_dec *dec, uint8_t *out, size_t room)
 	}
 	memcpy(out + n, "hetehdredatb", 12);
 	return size;
+}
+
+/* Keep ev in r, its payload after r (which has room for it). */
+void
+proto_rec_put(struct proto_rec *r, const struct proto_ev *ev)
+{
+	r->time = ev->time;
+	r->off = ev->off;
+	r->cap = ev->cap;
+	r->size = ev->size;
+	r->len = ev->len;
+	r->tag = ev->tag;
+	r->kind = ev->kind;
+	if (ev->len > 0)
+		memcpy(r + 1, ev->payload, ev->len);
+}
+
+/* The event kept in r, its fields decoded again; it points into r. */
+void
+proto_rec_get(const struct proto_rec *r, struct proto_ev *ev)
+{
+	ev->time = r->time;
+	ev->off = r->off;
+	ev->cap = r->cap;
+	ev->size = r->size;
+	ev->len = r->len;
+	ev->tag = r->tag;
+	ev->kind = r->kind;
+	ev->payload = (const uint8_t *)(r + 1);
+	(void)proto_fields(ev);
 }

@@ -294,6 +294,20 @@ const char	 *proto_fields(struct proto_ev *);
 size_t		  proto_header_encode(const struct proto_dec *, uint8_t *,
 		      size_t);
 
+/*
+ * An event kept by value (the reorder buffer's, what comes during a
+ * correction): what struct proto_ev holds besides the decoded fields, the
+ * payload right after it (proto_rec_put() copies it there).
+ */
+struct proto_rec {
+	uint64_t	 time, off;
+	int32_t		 cap;
+	uint32_t	 size, len;
+	uint16_t	 tag, kind;
+};
+void		  proto_rec_put(struct proto_rec *, const struct proto_ev *);
+void		  proto_rec_get(const struct proto_rec *, struct proto_ev *);
+
 /* fields.c */
 uint16_t	  proto_fields_kind(uint16_t, int32_t);
 

@@ -24,6 +24,7 @@
  * model back to a checkpoint.  Block markers are held like the events, so
  * that what a checkpoint has counted is what was released.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,15 +40,16 @@ struct rchunk {
 	_Alignas(16) uint8_t data[RCHUNK_BYTES];
 };
 
-/* What is kept of an event; its payload follows. */
+/* What is kept of an event; its payload follows (after r). */
 struct rhdr {
 	struct rhdr	*next;		/* in its run */
 	struct rchunk	*chunk;
-	uint64_t	 time, off, seq;
-	int32_t		 cap;
-	uint32_t	 size, len;
-	uint16_t	 tag, kind;
+	uint64_t	 seq;
+	struct proto_rec r;
 };
+/* The payload proto_rec_put() writes after r is the event's after it. */
+_Static_assert(sizeof (struct rhdr) == offsetof(struct rhdr, r) +
+    sizeof (struct proto_rec), "struct rhdr ends with r");
 
 #define RALIGN(n)	(((n) + 7) & ~(size_t)7)
 
@@ -185,21 +187,13 @@ release_one(struct model *m)
 	struct rchunk		*c = h->chunk;
 	struct proto_ev		 ev;
 
-	ev.time = h->time;
-	ev.off = h->off;
-	ev.tag = h->tag;
-	ev.kind = h->kind;
-	ev.cap = h->cap;
-	ev.size = h->size;
-	ev.len = h->len;
-	ev.payload = (const uint8_t *)(h + 1);
-	(void)proto_fields(&ev);
+	proto_rec_get(&h->r, &ev);
 
 	m->totals.held--;
-	m->totals.held_bytes -= RALIGN(sizeof *h + h->len);
+	m->totals.held_bytes -= RALIGN(sizeof *h + h->r.len);
 	q->head = h->next;
 	if (--q->n > 0) {
-		q->head_time = q->head->time;
+		q->head_time = q->head->r.time;
 		q->head_seq = q->head->seq;
 		/* Usually two or three runs: the root stays unless a child
 		 * now comes first. */
@@ -308,7 +302,7 @@ tail_place(struct reorder *ro, int st, const struct rqueue *q, uint64_t t)
 		ro->tw_n[st] = (uint8_t)(n = (int)q->n);
 	}
 	for (i = n - 1; i >= 0; i--) {
-		if (ro->tw[st][(ro->tw_at[st] + i) % RTAIL]->time <= t)
+		if (ro->tw[st][(ro->tw_at[st] + i) % RTAIL]->r.time <= t)
 			return i;
 	}
 	return (uint64_t)n == q->n ? PLACE_HEAD : PLACE_NONE;
@@ -412,16 +406,8 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	h = (struct rhdr *)(void *)(c->data + c->used);
 	h->next = NULL;
 	h->chunk = c;
-	h->time = ev->time;
-	h->off = ev->off;
 	h->seq = ro->seq++;
-	h->cap = ev->cap;
-	h->size = ev->size;
-	h->len = ev->len;
-	h->tag = ev->tag;
-	h->kind = ev->kind;
-	if (ev->len > 0)
-		memcpy(h + 1, ev->payload, ev->len);
+	proto_rec_put(&h->r, ev);
 	c->used += (uint32_t)need;
 	c->live++;
 	m->totals.held++;
@@ -429,15 +415,15 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 
 	if (q->n++ == 0) {
 		q->head = q->tail = h;
-		q->head_time = h->time;
+		q->head_time = h->r.time;
 		q->head_seq = h->seq;
-		q->tail_time = h->time;
+		q->tail_time = h->r.time;
 		heap_push(ro, qi);
 		tail_add(ro, st, RTAIL, h);
 	} else if (where == PLACE_TAIL) {
 		q->tail->next = h;
 		q->tail = h;
-		q->tail_time = h->time;
+		q->tail_time = h->r.time;
 		if (ro->tw_n[st] == RTAIL) {
 			/* The common case (tail_add's first). */
 			ro->tw[st][ro->tw_at[st]] = h;
@@ -448,7 +434,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 		/* Older than all the run holds: its new head. */
 		h->next = q->head;
 		q->head = h;
-		q->head_time = h->time;
+		q->head_time = h->r.time;
 		q->head_seq = h->seq;
 		heap_up(ro, q->hpos);
 		tail_add(ro, st, 0, h);

@@ -58,13 +58,6 @@ struct redo_sample {
 	uint64_t	 wall, time;
 };
 
-/* An event that came during a run, its payload after it. */
-struct redo_qev {
-	uint64_t	 time, off;
-	int32_t		 cap;
-	uint32_t	 size, len;
-	uint16_t	 tag, kind;
-};
 
 #define REDO_QALIGN(n)	(((n) + 7) & ~(size_t)7)
 
@@ -280,7 +273,7 @@ redo_header(struct redo *r, const struct proto_dec *dec, uint64_t data)
 static void
 redo_keep(struct redo *r, const struct proto_ev *ev)
 {
-	struct redo_qev	*h;
+	struct proto_rec *h;
 	size_t		 need = REDO_QALIGN(sizeof *h + ev->len);
 
 	if (r->q_over)
@@ -293,16 +286,8 @@ redo_keep(struct redo *r, const struct proto_ev *ev)
 		r->q_over = 1;
 		return;
 	}
-	h = (struct redo_qev *)(void *)(r->q + r->q_used);
-	h->time = ev->time;
-	h->off = ev->off;
-	h->cap = ev->cap;
-	h->size = ev->size;
-	h->len = ev->len;
-	h->tag = ev->tag;
-	h->kind = ev->kind;
-	if (ev->len > 0)
-		memcpy(h + 1, ev->payload, ev->len);
+	h = (struct proto_rec *)(void *)(r->q + r->q_used);
+	proto_rec_put(h, ev);
 	r->q_used += need;
 }
 
@@ -310,22 +295,13 @@ redo_keep(struct redo *r, const struct proto_ev *ev)
 static void
 redo_give_kept(struct redo *r)
 {
-	const struct redo_qev	*h;
+	const struct proto_rec	*h;
 	struct proto_ev		 ev;
 	size_t			 at;
 
 	for (at = 0; at < r->q_used; at += REDO_QALIGN(sizeof *h + h->len)) {
-		h = (const struct redo_qev *)(const void *)(r->q + at);
-		memset(&ev, 0, sizeof ev);
-		ev.time = h->time;
-		ev.off = h->off;
-		ev.cap = h->cap;
-		ev.size = h->size;
-		ev.len = h->len;
-		ev.tag = h->tag;
-		ev.kind = h->kind;
-		ev.payload = (const uint8_t *)(h + 1);
-		(void)proto_fields(&ev);
+		h = (const struct proto_rec *)(const void *)(r->q + at);
+		proto_rec_get(h, &ev);
 		model_apply(r->m, &ev);
 	}
 	r->q_used = 0;
