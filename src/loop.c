@@ -47,7 +47,7 @@
 #define LOOP_SLICE_NS		5000000ull
 #define LOOP_PASS_N		16384	/* first pass events between clock reads */
 #define LOOP_DRAW_NS		100000000ull
-#define LOOP_HOLD_DRAW_NS	1000000000ull	/* a correction under way */
+#define LOOP_HOLD_DRAW_NS	5000000000ull	/* a correction under way */
 #define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
 #define LOOP_RATE_NS		1000000000ull
 #define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
@@ -1306,8 +1306,9 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		loop_status(&l, now);
 		loop_serve_handle(&l, pfd, now);
 		loop_note(&l, 0);
-		if (l.changed && now >= l.next_draw && !loop_hold_draw(&l,
-		    now)) {
+		if (loop_hold_draw(&l, now))
+			;	/* not even for a key: the model is going back */
+		else if (l.changed && now >= l.next_draw) {
 			ui->draw(l.ui, l.model, &l.st, 1);
 			l.changed = 0;
 			l.next_draw = loop_next_draw(now, source_now());
