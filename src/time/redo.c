@@ -82,7 +82,6 @@ struct redo {
 	uint64_t	 view_ns;
 	int		 range;		/* held: a range [range_from, view_ns) */
 	uint64_t	 range_from;
-	uint64_t	 run_from;	/* where the correction went back to */
 	uint64_t	 run_late;	/* the late event's time */
 	int		 run_fix;	/* a correction, not a catch-up */
 	uint64_t	 run_at;	/* when the last correction started */
@@ -375,7 +374,6 @@ redo_run(struct redo *r, uint64_t t, int fix)
 		r->run_late = t;
 	} else if (fix && t < r->run_late)
 		r->run_late = t;
-	r->run_from = p->time;
 	r->state = REDO_RUN;
 	r->tail = 0;
 	/* What comes meanwhile must not be older than where it starts. */
@@ -393,15 +391,12 @@ redo_run(struct redo *r, uint64_t t, int fix)
 static void
 redo_done(struct redo *r, uint64_t wall)
 {
-	uint64_t	 applied, off;
-
 	r->state = REDO_IDLE;
 	r->st.busy = 0;
 	spill_pin(r->sp, UINT64_MAX);
 	spill_rest(r->sp);
 	if (r->run_fix) {
 		r->last_run_ns = wall > r->run_at ? wall - r->run_at : 0;
-		model_released(r->m, &applied, &off);
 		r->st.corrections++;
 		r->st.back_ns = r->newest > r->run_late ? r->newest -
 		    r->run_late : 0;

@@ -406,12 +406,6 @@ spill_commit(struct spill *sp, uint64_t upto)
 	return 0;
 }
 
-int
-spill_active(const struct spill *sp)
-{
-	return sp != NULL && sp->on;
-}
-
 /* Events before this time are no longer kept. */
 uint64_t
 spill_floor(const struct spill *sp)

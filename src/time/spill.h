@@ -29,7 +29,6 @@ int		 spill_session(struct spill *, const struct proto_dec *,
 		     uint64_t);
 void		 spill_event(struct spill *, const struct proto_ev *);
 int		 spill_commit(struct spill *, uint64_t);
-int		 spill_active(const struct spill *);
 uint64_t	 spill_floor(const struct spill *);
 void		 spill_pin(struct spill *, uint64_t);
 const char	*spill_error(const struct spill *);
