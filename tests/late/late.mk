@@ -8,6 +8,8 @@
 #			several capabilities and delays; past the kept
 #			history, late > 0 and nothing lost (late.sh;
 #			SKIPPED without python3)
+#   check-late-san	check-late with evtop built with ASan and UBSan (the
+#			history's files, checkpoints and corrections)
 #   check-late-tui	the TUI in tmux under a stream of late blocks: the
 #			correction said, keys answered, the terminal
 #			restored (tui.sh; SKIPPED without tmux or python3)
@@ -25,6 +27,20 @@ check-late: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mkl
 	    tests/late/late.sh ./evtop $(LATE_DIR)/delay \
 	    build/tests/sources/fakeprod build/bench/mklog $(LATE_CORPUS); fi
 
+# The whole of evtop under the sanitizers, for the live paths.
+LATE_SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
+$(LATE_DIR)/san-evtop: $(PROTO_SRC) $(SRC_SRC) $(UI_SRC)
+	@mkdir -p $(@D)
+	$(LATE_SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=address,undefined \
+	    -fno-sanitize-recover=all -fno-omit-frame-pointer $(UI_CFLAGS) \
+	    -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 -o $@ $^ $(UI_LIBS) $(LDLIBS)
+
+check-late-san: $(LATE_DIR)/san-evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog
+	@if ! command -v python3 >/dev/null 2>&1; then \
+	    echo "check-late-san: SKIPPED: python3 not found"; else \
+	    tests/late/late.sh $(LATE_DIR)/san-evtop $(LATE_DIR)/delay \
+	    build/tests/sources/fakeprod build/bench/mklog $(LATE_CORPUS); fi
+
 check-late-tui: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog
 	@if ! command -v tmux >/dev/null 2>&1; then \
 	    echo "check-late-tui: SKIPPED: tmux not found"; \
@@ -33,5 +49,5 @@ check-late-tui: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench
 	    tests/late/tui.sh ./evtop $(LATE_DIR)/delay \
 	    build/tests/sources/fakeprod build/bench/mklog; fi
 
-CHECKS	+= check-late check-late-tui
-.PHONY: check-late check-late-tui
+CHECKS	+= check-late check-late-san check-late-tui
+.PHONY: check-late check-late-san check-late-tui
