@@ -87,34 +87,9 @@ ends_whole() { [ "$(tail -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = ffff ]; }
 # same A B: the last objects of A and B are equal but for what depends on how
 # the bytes arrived (lag_ns, history, reorder.*); `late` is compared.
 same() {
-	python3 - "$1" "$2" <<'EOF'
-import json, sys
-def last(p):
-    objs = [l for l in open(p) if l.strip().startswith("{")]
-    return json.loads(objs[-1]) if objs else None
-def diff(x, y, path, out):
-    if path in (".lag_ns", ".history") or path.startswith(".reorder."):
-        return
-    if isinstance(x, dict) and isinstance(y, dict):
-        for k in sorted(set(x) | set(y)):
-            diff(x.get(k), y.get(k), path + "." + k, out)
-    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
-        for i, (u, v) in enumerate(zip(x, y)):
-            diff(u, v, "%s[%d]" % (path, i), out)
-    elif x != y:
-        out.append("%s: %s | %s" % (path, str(x)[:70], str(y)[:70]))
-a, b = last(sys.argv[1]), last(sys.argv[2])
-if a is None or b is None:
-    print("# no JSON object in %s" % sys.argv[1 if a is None else 2])
-    sys.exit(1)
-out = []
-diff(a, b, "", out)
-for l in out[:12]:
-    print("#   live | recording: " + l)
-if out:
-    print("#   %d keys differ" % len(out))
-sys.exit(1 if out else 0)
-EOF
+	python3 "$here/../sources/js.py" cmp-late "$1" "$2" |
+	    sed 's/^/#   live | recording: /'
+	return "${PIPESTATUS[0]}"
 }
 
 # figures FILE: the headline figures of its last object.

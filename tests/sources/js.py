@@ -4,6 +4,8 @@
   js.py cmp A B        compare the last objects of A and B, ignoring what
                        depends on how the bytes arrived (the reorder buffer's
                        counters); prints the differences, exit 1 if any
+  js.py cmp-late A B   the same, `late` compared too (events that could not
+                       be put back: a live source with a history has none)
   js.py get FILE PATH  the value at PATH (a.b.c, [i] for lists) in the last
                        object of FILE
   js.py all FILE PATH  the value at PATH in every object, one per line
@@ -32,27 +34,28 @@ def get(obj, path):
     return obj
 
 
-def diff(x, y, path, out):
-    if path in IGNORE:
+def diff(x, y, path, out, ignore=IGNORE):
+    if path in ignore:
         return
     if isinstance(x, dict) and isinstance(y, dict):
         for k in sorted(set(x) | set(y)):
-            diff(x.get(k), y.get(k), path + "." + k, out)
+            diff(x.get(k), y.get(k), path + "." + k, out, ignore)
     elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         for i, (u, v) in enumerate(zip(x, y)):
-            diff(u, v, "%s[%d]" % (path, i), out)
+            diff(u, v, "%s[%d]" % (path, i), out, ignore)
     elif x != y:
         out.append("%s: %s | %s" % (path, str(x)[:80], str(y)[:80]))
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "cmp":
+    if len(sys.argv) == 4 and sys.argv[1] in ("cmp", "cmp-late"):
         a, b = objects(sys.argv[2]), objects(sys.argv[3])
         if not a or not b:
             print("no JSON object in %s" % (sys.argv[2] if not a else sys.argv[3]))
             return 1
         out = []
-        diff(a[-1], b[-1], "", out)
+        diff(a[-1], b[-1], "", out, IGNORE if sys.argv[1] == "cmp" else
+             IGNORE - {".late"})
         for l in out[:40]:
             print(l)
         return 1 if out else 0
