@@ -62,7 +62,6 @@ struct spill {
 	uint64_t	 floor;		/* events before it are gone */
 	uint64_t	 newest;
 	uint64_t	 pin;		/* files with events at or after it stay */
-	uint64_t	 dropped;
 	/* Reading: the files with events still to give. */
 	struct spill_seg *act[SPILL_SEGS];	/* open */
 	int		 nact;
@@ -366,7 +365,6 @@ spill_drop(struct spill *sp)
 		sp->act[i]--;		/* they moved down one */
 	for (i = sp->lz; i < sp->nlazy; i++)
 		sp->lazy[i]--;
-	sp->dropped++;
 	return 1;
 }
 
@@ -440,8 +438,6 @@ spill_stats(const struct spill *sp, struct spill_stats *st)
 
 	memset(st, 0, sizeof *st);
 	st->bytes = spill_total(sp);
-	st->segs = sp->nseg;
-	st->dropped = sp->dropped;
 	for (i = 0; i < sp->nseg; i++) {
 		if (!sp->seg[i].any)
 			continue;

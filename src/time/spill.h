@@ -17,8 +17,6 @@ struct spill;
 struct spill_stats {
 	uint64_t	 bytes;		/* on disk now */
 	uint64_t	 first, last;	/* event times kept */
-	int		 segs;
-	uint64_t	 dropped;	/* segments let go */
 };
 
 struct spill	*spill_new(uint64_t, uint64_t, char **);
