@@ -98,7 +98,10 @@ wait_for_sock() {
 	return 1
 }
 
-# The program exits; another starts at the same path; evtop goes on.
+# The program exits; another starts at the same path; evtop goes on.  The second
+# one's markers checked are those of fib 24: the library sometimes loses what the
+# program wrote in its first milliseconds (fib 21's markers, before
+# HookPostStartEventLogging), in the recording too, so those prove nothing.
 restart() {
 	local d=$T/restart p q e
 	mkdir -p "$d"
@@ -113,7 +116,7 @@ restart() {
 	PIDS+=($e)
 	wait_exit "$p" 40
 	ok "restart: the first program ended" wait_for "$d/err" "closed after" 10
-	GHC_EVENTLOG_UNIX_PATH=$d/s.sock GHC_EVENTLOG_WAIT=1 $RUN96 "$P/fibber-prof" 21 \
+	GHC_EVENTLOG_UNIX_PATH=$d/s.sock GHC_EVENTLOG_WAIT=1 $RUN96 "$P/fibber-prof" 21 24 \
 	    +RTS -l -hc --eventlog-flush-interval=0.1 -RTS >/dev/null 2>&1 &
 	q=$!
 	PIDS+=($q)
@@ -127,7 +130,7 @@ restart() {
 	    "$($JS get "$d/last.json" program.pid)/$($JS get "$d/last.json" program.resets)" "$q/1"
 	jq -r '.messages.recent[].text' "$d/last.json" >"$d/msgs"
 	ok "restart: its figures only: its markers, not the first's" \
-	    grep -q "Finished fib 21" "$d/msgs"
+	    grep -q "Finished fib 24" "$d/msgs"
 	ok "restart: (none of the first's)" not grep -q "Finished fib 23" "$d/msgs"
 }
 
