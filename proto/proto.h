@@ -235,7 +235,7 @@ struct proto_ev {
 	} u;
 };
 
-/* An event its reader has framed (src/reader.c): its time, where it is
+/* An event its reader has framed (src/read/reader.c): its time, where it is
  * from a base, its size (proto_frame_len()) and its block's capability. */
 struct proto_frame {
 	uint64_t	 time, off;

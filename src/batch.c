@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "evtop.h"
-#include "model.h"
+#include "model/model.h"
 
 #ifndef BATCH_THREAD
 #define BATCH_THREAD		0	/* 1: read on a second thread (feed.c) */

@@ -16,7 +16,7 @@
 #include "evtop.h"
 #include "time/redo.h"
 #include "time/when.h"
-#include "source.h"
+#include "source/source.h"
 #include "ui.h"
 
 #ifndef EVTOP_VERSION

@@ -33,9 +33,9 @@
 #include <unistd.h>
 
 #include "evtop.h"
-#include "model.h"
-#include "serve.h"
-#include "source.h"
+#include "model/model.h"
+#include "serve/serve.h"
+#include "source/source.h"
 #include "time/redo.h"
 #include "time/tl.h"
 #include "ui.h"		/* enum ui_action only: ui/ is reached via loop_ui */

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 #define HEADER_WIDE	160
 #define HEADER_NOTE_NS	3000000000ULL	/* a correction is said this long */

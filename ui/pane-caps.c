@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 #define CAPS_HIST	512	/* history slots a sparkline can show */
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 #define CCS_NSTACKS	512	/* stacks searched for callers */
 

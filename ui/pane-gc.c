@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 /* The pause a histogram bucket ends at, in ns (bucket 0: 1 us). */
 static uint64_t

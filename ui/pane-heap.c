@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 #define HEAP_HIST	512
 

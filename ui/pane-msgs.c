@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 static const char *const pane_msgs_kind[] = {
 	"msg", "mark", "log", "bin",

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 static int
 pane_nm_active(const struct model *m)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 
 static const char *const pane_threads_sorts[] = {
 	"cpu", "total", "id", NULL,

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 #include "time/tl.h"
 
 #define TLP_LABEL	8		/* columns of the row labels */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 #include "time/when.h"
 
 #define VIEW_MIN_W	20

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "evtop.h"
-#include "model.h"
-#include "source.h"
+#include "model/model.h"
+#include "source/source.h"
 #include "time/ckpt.h"
 
 #define CKPT_PAGE	4096

@@ -3,7 +3,7 @@
  * `evtop show` prints them, read forwards and backwards, and a search
  * through their text that runs in slices of bounded work.
  *
- * It works on a file path with a reader of its own (src/reader.c), not on
+ * It works on a file path with a reader of its own (src/read/reader.c), not on
  * the loop: a replayed file today, a live source's spill file later.  An
  * event's place in the reader's order is its (time, offset) pair.
  */

@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "evtop.h"
-#include "model.h"
-#include "source.h"
+#include "model/model.h"
+#include "source/source.h"
 #include "time/ckpt.h"
 #include "time/redo.h"
 #include "time/spill.h"

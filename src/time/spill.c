@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "evtop.h"
-#include "source.h"
+#include "source/source.h"
 #include "time/spill.h"
 
 #define SPILL_N		256		/* events read from a file at once */

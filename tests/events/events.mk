@@ -10,7 +10,7 @@ build/tests/events/t_evlist: tests/events/t_evlist.c tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h
+build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h
 	@mkdir -p $(@D)
 	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
 

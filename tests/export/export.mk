@@ -11,7 +11,7 @@ build/tests/t_export: tests/export/t_export.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-build/san/t_export: tests/export/t_export.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h src/evtop.h
+build/san/t_export: tests/export/t_export.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h src/evtop.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/export/t_export.c $(MODEL_SAN_SRC) $(LDLIBS)
 

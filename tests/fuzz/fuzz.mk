@@ -8,7 +8,7 @@ build/fuzz/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^
 
-build/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c src/reader.c $(PROTO_SRC)
+build/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c src/read/reader.c $(PROTO_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^
 

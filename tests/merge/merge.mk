@@ -32,20 +32,20 @@ build/merge/mksynth: tests/merge/mksynth.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
-$(MERGE_T_BINS): build/merge/%: tests/merge/t_merge.c src/reader.c src/feed.c src/evtop.h $(MERGE_T_PROTO)
+$(MERGE_T_BINS): build/merge/%: tests/merge/t_merge.c src/read/reader.c src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
 	$(MERGE_T_CC) $(subst $(COMMA), ,$(lastword $(subst :, ,$(filter $*:%,$(MERGE_T_VARIANTS))))) \
-	    -o $@ tests/merge/t_merge.c src/reader.c src/feed.c $(MERGE_T_PROTO) $(LDLIBS)
+	    -o $@ tests/merge/t_merge.c src/read/reader.c src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
 
 COMMA := ,
 
-build/merge/t_faults: tests/merge/t_faults.c src/reader.c src/feed.c src/evtop.h $(MERGE_T_PROTO)
-	$(MERGE_T_CC) -o $@ tests/merge/t_faults.c src/reader.c src/feed.c $(MERGE_T_PROTO) $(LDLIBS)
+build/merge/t_faults: tests/merge/t_faults.c src/read/reader.c src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
+	$(MERGE_T_CC) -o $@ tests/merge/t_faults.c src/read/reader.c src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
 
 # feed.c under ThreadSanitizer, with slabs of 7 events.
-build/merge/t_feed-tsan: tests/merge/t_merge.c src/reader.c src/feed.c src/evtop.h $(PROTO_SRC) proto/proto.h
+build/merge/t_feed-tsan: tests/merge/t_merge.c src/read/reader.c src/read/feed.c src/evtop.h $(PROTO_SRC) proto/proto.h
 	$(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -DT_MERGE_FEED -DFEED_N=7 -O1 -g \
-	    -fsanitize=thread -o $@ tests/merge/t_merge.c src/reader.c \
-	    src/feed.c $(PROTO_SRC) $(LDLIBS)
+	    -fsanitize=thread -o $@ tests/merge/t_merge.c src/read/reader.c \
+	    src/read/feed.c $(PROTO_SRC) $(LDLIBS)
 
 check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_faults build/merge/t_feed-tsan
 	tests/merge/merge.sh build/merge $(MODEL_FILES)

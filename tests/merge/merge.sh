@@ -1,6 +1,6 @@
 #!/bin/sh
 # merge.sh: reader_next() must deliver the same events, in the same order,
-# however src/reader.c is built: the single pass with the default and with
+# however src/read/reader.c is built: the single pass with the default and with
 # small batches and groups (t_merge-bN: refills of N events, and lookaheads
 # so short that the scan's check and the fallback to the two passes are
 # reached), and the two passes alone

@@ -26,7 +26,7 @@
 #include <time.h>
 
 #include "evtop.h"
-#include "model.h"
+#include "model/model.h"
 
 static double
 now_s(void)

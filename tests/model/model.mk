@@ -22,15 +22,15 @@ build/tests/bench_model: tests/model/bench_model.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-build/san/t_model: tests/model/t_model.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
+build/san/t_model: tests/model/t_model.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -DT_MODEL_SAN -O1 -g $(MODEL_SAN) -o $@ tests/model/t_model.c $(MODEL_SAN_SRC) $(LDLIBS)
 
-build/san/t_outbuf: tests/model/t_outbuf.c src/outbuf.c src/model.h src/model-priv.h
+build/san/t_outbuf: tests/model/t_outbuf.c src/model/outbuf.c src/model/model.h src/model/model-priv.h
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/t_outbuf.c src/outbuf.c $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/t_outbuf.c src/model/outbuf.c $(LDLIBS)
 
-build/san/batch_driver: tests/model/batch_driver.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
+build/san/batch_driver: tests/model/batch_driver.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/batch_driver.c $(MODEL_SAN_SRC) $(LDLIBS)
 

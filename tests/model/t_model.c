@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "evtop.h"
-#include "model.h"
+#include "model/model.h"
 
 static int	passed, failed;
 

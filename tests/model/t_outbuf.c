@@ -1,5 +1,5 @@
 /*
- * t_outbuf.c: the JSON writer (src/outbuf.c) against what printf and the
+ * t_outbuf.c: the JSON writer (src/model/outbuf.c) against what printf and the
  * former fprintf-based js_str() print: every byte escaped, integer edges,
  * and doubles in every decimal count done by hand over ties, near-ties
  * and random bit patterns; then the same text through a minimal buffer
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model-priv.h"
+#include "model/model-priv.h"
 #include "../tap.h"
 
 #define BIG	(1 << 20)

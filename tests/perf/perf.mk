@@ -1,7 +1,7 @@
 # The fast paths against the simple ones they stand for (the merge's are in
 # tests/merge): GC windows summed by slot and second, checked against
 # counting the records kept at every query, under ASan and UBSan.
-build/perf/t_gcwin: tests/perf/t_gcwin.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
+build/perf/t_gcwin: tests/perf/t_gcwin.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -DMODEL_GC_CHECK -O1 -g $(MODEL_SAN) -o $@ tests/perf/t_gcwin.c $(MODEL_SAN_SRC) $(LDLIBS)
 

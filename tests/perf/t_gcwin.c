@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "evtop.h"
-#include "model.h"
+#include "model/model.h"
 
 static void
 ask(struct model *m)

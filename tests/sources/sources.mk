@@ -13,10 +13,10 @@
 
 SRCT_DIR := build/tests/sources
 # The units link only what they test: proto/ and the source files.
-SRCT_UNIT_OBJ := $(PROTO_OBJ) build/src/source.o build/src/source-cause.o \
-	build/src/source-unix.o \
-	build/src/source-tcp.o build/src/source-fifo.o build/src/source-stdin.o \
-	build/src/control.o build/src/record.o
+SRCT_UNIT_OBJ := $(PROTO_OBJ) build/src/source/source.o build/src/source/source-cause.o \
+	build/src/source/source-unix.o \
+	build/src/source/source-tcp.o build/src/source/source-fifo.o build/src/source/source-stdin.o \
+	build/src/source/control.o build/src/source/record.o
 SOCKPROG := build/tests/sockprog/sockprog
 
 $(SRCT_DIR)/t-units: $(SRCT_DIR)/t-units.o $(SRCT_UNIT_OBJ)

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source.h"
+#include "source/source.h"
 #include "../tap.h"
 
 static char	tmpdir[256];

@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "evtop.h"
-#include "model.h"
-#include "source.h"
+#include "model/model.h"
+#include "source/source.h"
 #include "ui.h"
 
 struct ui {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "evtop.h"
-#include "model.h"
+#include "model/model.h"
 #include "time/travel.h"
 #include "../tap.h"
 

@@ -4,7 +4,7 @@ build/tests/t_travel: tests/time/t_travel.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-build/san/t_travel: tests/time/t_travel.c $(MODEL_SAN_SRC) src/model.h src/model-priv.h
+build/san/t_travel: tests/time/t_travel.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/time/t_travel.c $(MODEL_SAN_SRC) $(LDLIBS)
 

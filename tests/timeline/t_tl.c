@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "evtop.h"
-#include "model.h"
+#include "model/model.h"
 #include "time/tl.h"
 #include "../tap.h"
 

@@ -44,7 +44,7 @@ UI_SAN_SRC := $(filter-out ui/ui.c,$(UI_SRC)) $(PROTO_SRC) \
 	$(filter-out src/evtop.c,$(SRC_SRC))
 
 # An archive again, so that the loop's calls into ui.c stay unresolved.
-build/tests/ui/san/libuicore.a: $(UI_SAN_SRC) $(wildcard src/*.h proto/*.h) ui/ui.h
+build/tests/ui/san/libuicore.a: $(UI_SAN_SRC) $(wildcard src/*.h src/*/*.h proto/*.h) ui/ui.h
 	@rm -rf $(@D) && mkdir -p $(@D)/ui $(@D)/proto $(@D)/src
 	cd $(@D)/ui && $(UI_SAN_CC) $(UI_SAN_FLAGS) \
 	    -c $(addprefix $(CURDIR)/,$(filter ui/%,$(UI_SAN_SRC)))

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "model.h"
+#include "model/model.h"
 #include "time/tl.h"
 
 #define UITEST_FN static __attribute__((unused))

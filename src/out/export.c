@@ -1,0 +1,741 @@
+/*
+ * export.c: profiles out, from what the model holds (never the file
+ * again): the time profile as folded stacks (flamegraph.pl, speedscope
+ * and the rest read them) and as a speedscope file, the heap profile as
+ * GHC's .hp text (hp2ps, eventlog2html).  --folded, --speedscope and --hp
+ * write the whole run when evtop or its source ends; the TUI's export key
+ * writes the window on screen.  Every file is written beside its name and
+ * renamed into place, so that a reader never sees half of one.
+ *
+ * Frames are named as the cost-centre pane names them (Module.label),
+ * bands as the heap pane does, through export_band_name().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evtop.h"
+#include "model/model.h"
+
+#define EXPORT_NAME_LEN	400	/* a frame's or band's name */
+
+enum export_kind {
+	EXPORT_FOLDED,
+	EXPORT_SPEEDSCOPE,
+	EXPORT_HP,
+	EXPORT_NKINDS
+};
+
+static const char *const export_ext[EXPORT_NKINDS] = {
+	".folded", ".speedscope.json", ".hp",
+};
+
+static void *
+export_grow(void *p, size_t *alloc, size_t want, size_t size)
+{
+	size_t	 n = *alloc;
+
+	if (want <= n)
+		return p;
+	while (n < want)
+		n = n < 64 ? 64 : 2 * n;
+	if ((p = realloc(p, n * size)) == NULL) {
+		fprintf(stderr, "evtop: out of memory\n");
+		abort();
+	}
+	*alloc = n;
+	return p;
+}
+
+/* A frame's name: "Module.label" as the cost-centre pane shows it. */
+static const char *
+export_cc_name(const struct model *m, uint32_t id, char *buf, size_t len)
+{
+	const struct model_cc	*cc = model_cc_find(m, id);
+
+	if (cc == NULL || !cc->defined)
+		snprintf(buf, len, "#%u", id);
+	else if (cc->module[0] != '\0')
+		snprintf(buf, len, "%s.%s", cc->module, cc->label);
+	else
+		snprintf(buf, len, "%s", cc->label);
+	return buf;
+}
+
+/*
+ * The one place a band's name comes from for the .hp file: the heap
+ * pane's (model_band_title: a -hi band by its IPE entry).
+ */
+const char *
+export_band_name(const struct model *m, const struct model_band *band,
+    char *buf, size_t len)
+{
+	model_band_title(m, band, buf, len);
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* The stacks of a window, gathered once for both time-profile formats. */
+
+struct export_stack {
+	const uint32_t	*ids;		/* innermost first; the model's */
+	uint32_t	 depth;
+	uint64_t	 samples;
+	size_t		 cap0;		/* its caps: caps[cap0 .. cap0+ncap) */
+	int		 ncap;
+};
+
+struct export_stacks {
+	struct export_stack *s;
+	size_t		 n, alloc;
+	struct model_stack_cap *caps;
+	size_t		 ncaps, caps_alloc;
+	uint64_t	 samples;
+};
+
+static void
+export_stack_add(void *arg, const struct model_stack_row *r,
+    const struct model_stack_cap *caps, int ncap)
+{
+	struct export_stacks	*xs = arg;
+	struct export_stack	*s;
+
+	xs->s = export_grow(xs->s, &xs->alloc, xs->n + 1, sizeof *xs->s);
+	xs->caps = export_grow(xs->caps, &xs->caps_alloc,
+	    xs->ncaps + (size_t)ncap, sizeof *xs->caps);
+	s = &xs->s[xs->n++];
+	s->ids = r->ids;
+	s->depth = r->depth;
+	s->samples = r->samples;
+	s->cap0 = xs->ncaps;
+	s->ncap = ncap;
+	memcpy(xs->caps + xs->ncaps, caps, (size_t)ncap * sizeof *caps);
+	xs->ncaps += (size_t)ncap;
+	xs->samples += r->samples;
+}
+
+/* Root first, as the files list them: compare from the outermost id. */
+static int
+export_stack_cmp(const void *a, const void *b)
+{
+	const struct export_stack *x = a, *y = b;
+	uint32_t		 i;
+
+	for (i = 0; i < x->depth && i < y->depth; i++) {
+		uint32_t p = x->ids[x->depth - 1 - i];
+		uint32_t q = y->ids[y->depth - 1 - i];
+
+		if (p != q)
+			return p < q ? -1 : 1;
+	}
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+static void
+export_stacks_get(const struct model *m, int win, struct export_stacks *xs)
+{
+	memset(xs, 0, sizeof *xs);
+	model_hist_stacks(m, (enum model_win)win, export_stack_add, xs);
+	if (xs->n > 1)
+		qsort(xs->s, xs->n, sizeof *xs->s, export_stack_cmp);
+}
+
+static void
+export_stacks_free(struct export_stacks *xs)
+{
+	free(xs->s);
+	free(xs->caps);
+}
+
+/* ------------------------------------------------------------------ */
+/* Folded stacks: "root;...;leaf count", one line per stack. */
+
+static void
+export_folded_frame(FILE *f, const char *name)
+{
+	/* ';' separates frames: one inside a name would split it. */
+	for (; *name != '\0'; name++)
+		fputc(*name == ';' ? ':' : *name, f);
+}
+
+static int
+export_folded(const struct model *m, int win, FILE *f)
+{
+	struct export_stacks	 xs;
+	char			 name[EXPORT_NAME_LEN];
+	size_t			 i;
+	uint32_t		 k;
+
+	export_stacks_get(m, win, &xs);
+	for (i = 0; i < xs.n; i++) {
+		if (xs.s[i].depth == 0)
+			fputs("(no stack)", f);
+		for (k = xs.s[i].depth; k > 0; k--) {
+			export_folded_frame(f, export_cc_name(m,
+			    xs.s[i].ids[k - 1], name, sizeof name));
+			if (k > 1)
+				fputc(';', f);
+		}
+		fprintf(f, " %llu\n", (unsigned long long)xs.s[i].samples);
+	}
+	export_stacks_free(&xs);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* speedscope's file format (file-format-schema.json): shared frames and
+ * "sampled" profiles, all capabilities first, then one per capability. */
+
+static void
+export_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/*
+ * The file and line of a GHC source location: "F:L:C-C", "F:L:C" or
+ * "F:(L,C)-(L,C)"; 0 if it has none ("<built-in>", "<entire-module>").
+ */
+static int
+export_srcloc(const char *loc, char *file, size_t len, unsigned long *line,
+    unsigned long *col)
+{
+	const char	*p, *q;
+	char		*end;
+	size_t		 n;
+
+	if (loc[0] == '\0' || loc[0] == '<')
+		return 0;
+	if ((p = strstr(loc, ":(")) != NULL) {
+		*line = strtoul(p + 2, &end, 10);
+		if (end == p + 2 || *end != ',')
+			return 0;
+		*col = strtoul(end + 1, NULL, 10);
+	} else {
+		/* The last two ':' before the column. */
+		if ((q = strrchr(loc, ':')) == NULL || q == loc)
+			return 0;
+		for (p = q - 1; p > loc && *p != ':'; p--)
+			;
+		if (*p != ':')
+			return 0;
+		*line = strtoul(p + 1, &end, 10);
+		if (end == p + 1 || end != q)
+			return 0;
+		*col = strtoul(q + 1, &end, 10);
+		if (end == q + 1)
+			return 0;
+	}
+	n = (size_t)(p - loc);
+	if (n == 0 || n >= len)
+		return 0;
+	memcpy(file, loc, n);
+	file[n] = '\0';
+	return 1;
+}
+
+static int
+export_u32_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A profile: every stack (cap < 0) or those sampled on cap. */
+static void
+export_ss_profile(FILE *f, const struct export_stacks *xs,
+    const uint32_t *frames, size_t nframes, int cap, uint64_t tick,
+    const char *name)
+{
+	const struct export_stack *s;
+	uint64_t		 w, end = 0;
+	const uint32_t		*fp;
+	size_t			 i, idx;
+	uint32_t		 k;
+	int			 c, first = 1;
+
+	fputs("{\"type\":\"sampled\",\"name\":", f);
+	export_json_str(f, name);
+	fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"samples\":[",
+	    tick > 0 ? "nanoseconds" : "none");
+	for (i = 0; i < xs->n; i++) {
+		s = &xs->s[i];
+		if (cap >= 0) {
+			for (c = 0; c < s->ncap &&
+			    xs->caps[s->cap0 + c].cap != (uint32_t)cap; c++)
+				;
+			if (c == s->ncap)
+				continue;
+		}
+		fputs(first ? "[" : ",[", f);
+		first = 0;
+		if (s->depth == 0)
+			fprintf(f, "%zu", nframes);	/* "(no stack)" */
+		for (k = s->depth; k > 0; k--) {
+			fp = bsearch(&s->ids[k - 1], frames, nframes,
+			    sizeof *frames, export_u32_cmp);
+			idx = fp != NULL ? (size_t)(fp - frames) : 0;
+			fprintf(f, "%zu%s", idx, k > 1 ? "," : "");
+		}
+		fputc(']', f);
+	}
+	fputs("],\"weights\":[", f);
+	first = 1;
+	for (i = 0; i < xs->n; i++) {
+		s = &xs->s[i];
+		w = s->samples;
+		if (cap >= 0) {
+			for (c = 0; c < s->ncap &&
+			    xs->caps[s->cap0 + c].cap != (uint32_t)cap; c++)
+				;
+			if (c == s->ncap)
+				continue;
+			w = xs->caps[s->cap0 + c].samples;
+		}
+		if (tick > 0)
+			w *= tick;
+		end += w;
+		fprintf(f, "%s%llu", first ? "" : ",", (unsigned long long)w);
+		first = 0;
+	}
+	fprintf(f, "],\"endValue\":%llu}", (unsigned long long)end);
+}
+
+static int
+export_speedscope(const struct model *m, int win, const char *title,
+    FILE *f)
+{
+	struct export_stacks	 xs;
+	const struct model_cc	*cc;
+	uint32_t		*frames = NULL, *caps = NULL;
+	size_t			 nframes = 0, falloc = 0, ncaps = 0, calloc_ = 0;
+	size_t			 i, j, k;
+	unsigned long		 line, col;
+	char			 name[EXPORT_NAME_LEN], file[EXPORT_NAME_LEN];
+	int			 any_empty = 0;
+
+	export_stacks_get(m, win, &xs);
+	/* The frames: every cost centre in a stack, by id. */
+	for (i = 0; i < xs.n; i++) {
+		any_empty |= xs.s[i].depth == 0;
+		frames = export_grow(frames, &falloc, nframes + xs.s[i].depth,
+		    sizeof *frames);
+		for (k = 0; k < xs.s[i].depth; k++)
+			frames[nframes++] = xs.s[i].ids[k];
+		caps = export_grow(caps, &calloc_, ncaps +
+		    (size_t)xs.s[i].ncap, sizeof *caps);
+		for (k = 0; k < (size_t)xs.s[i].ncap; k++)
+			caps[ncaps++] = xs.caps[xs.s[i].cap0 + k].cap;
+	}
+	if (nframes > 0)
+		qsort(frames, nframes, sizeof *frames, export_u32_cmp);
+	for (i = j = 0; i < nframes; i++) {
+		if (j == 0 || frames[j - 1] != frames[i])
+			frames[j++] = frames[i];
+	}
+	nframes = j;
+	if (ncaps > 0)
+		qsort(caps, ncaps, sizeof *caps, export_u32_cmp);
+	for (i = j = 0; i < ncaps; i++) {
+		if (j == 0 || caps[j - 1] != caps[i])
+			caps[j++] = caps[i];
+	}
+	ncaps = j;
+
+	fputs("{\"$schema\":\"https://www.speedscope.app/"
+	    "file-format-schema.json\",\"exporter\":\"evtop\",\"name\":", f);
+	export_json_str(f, title);
+	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
+	for (i = 0; i < nframes; i++) {
+		fputs(i > 0 ? ",{\"name\":" : "{\"name\":", f);
+		export_json_str(f, export_cc_name(m, frames[i], name,
+		    sizeof name));
+		cc = model_cc_find(m, frames[i]);
+		if (cc != NULL && export_srcloc(cc->srcloc, file, sizeof file,
+		    &line, &col)) {
+			fputs(",\"file\":", f);
+			export_json_str(f, file);
+			fprintf(f, ",\"line\":%lu,\"col\":%lu", line, col);
+		}
+		fputc('}', f);
+	}
+	if (any_empty)
+		fprintf(f, "%s{\"name\":\"(no stack)\"}", nframes > 0 ? "," :
+		    "");
+	fputs("]},\"profiles\":[", f);
+	export_ss_profile(f, &xs, frames, nframes, -1, m->prog.tick_ns,
+	    "all capabilities");
+	for (i = 0; i < ncaps; i++) {
+		snprintf(name, sizeof name, "capability %u", caps[i]);
+		fputc(',', f);
+		export_ss_profile(f, &xs, frames, nframes, (int)caps[i],
+		    m->prog.tick_ns, name);
+	}
+	fputs("]}\n", f);
+	free(frames);
+	free(caps);
+	export_stacks_free(&xs);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The .hp file, as GHC writes it and hp2ps reads it. */
+
+struct export_hp {
+	const struct model *m;
+	FILE		*f;
+	uint64_t	 evicted;	/* bytes of bands gone from the table */
+};
+
+static void
+export_hp_begin(void *arg, const struct model_census *c)
+{
+	struct export_hp	*x = arg;
+
+	x->evicted = 0;
+	fprintf(x->f, "BEGIN_SAMPLE %.6f\n", (double)c->start / 1e9);
+}
+
+static void
+export_hp_band(void *arg, const struct model_band *b, uint64_t bytes)
+{
+	struct export_hp	*x = arg;
+	char			 name[EXPORT_NAME_LEN], *p;
+
+	if (b == NULL) {
+		x->evicted += bytes;
+		return;
+	}
+	export_band_name(x->m, b, name, sizeof name);
+	/* hp2ps reads a name up to white space. */
+	for (p = name; *p != '\0'; p++) {
+		if (*p == ' ' || *p == '\t')
+			*p = '_';
+	}
+	fprintf(x->f, "%s\t%llu\n", name[0] != '\0' ? name : "(none)",
+	    (unsigned long long)bytes);
+}
+
+static void
+export_hp_end(void *arg, const struct model_census *c)
+{
+	struct export_hp	*x = arg;
+
+	if (x->evicted > 0)
+		fprintf(x->f, "(evicted)\t%llu\n",
+		    (unsigned long long)x->evicted);
+	fprintf(x->f, "END_SAMPLE %.6f\n", (double)(c->end > c->start ?
+	    c->end : c->start) / 1e9);
+}
+
+static void
+export_hp_nop(void *arg, const struct model_census *c)
+{
+	(void)arg;
+	(void)c;
+}
+
+static void
+export_hp_nop_band(void *arg, const struct model_band *b, uint64_t n)
+{
+	(void)arg;
+	(void)b;
+	(void)n;
+}
+
+/* Censuses of the window that the history holds. */
+static uint64_t
+export_hp_count(const struct model *m, int win)
+{
+	static const struct model_hist_visit v = {
+		export_hp_nop, export_hp_nop_band, export_hp_nop,
+	};
+
+	return model_hist_censuses(m, model_win_start(m, (enum model_win)win),
+	    &v, NULL);
+}
+
+static int
+export_hp(const struct model *m, int win, uint64_t wall_ns, FILE *f)
+{
+	static const struct model_hist_visit v = {
+		export_hp_begin, export_hp_band, export_hp_end,
+	};
+	struct export_hp	 x = { m, f, 0 };
+	struct model_hist_info	 hi;
+	struct tm		 tm;
+	time_t			 t;
+	char			 date[64];
+	const char		*s;
+
+	/* The program's start if the stream said when, else now. */
+	if (m->prog.has_wall && m->prog.wall_at >= m->prog.start)
+		wall_ns = m->prog.wall_ns - (m->prog.wall_at - m->prog.start);
+	t = (time_t)(wall_ns / 1000000000ULL);
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(date, sizeof date, "%a %b %d %H:%M %Y", &tm) == 0)
+		snprintf(date, sizeof date, "?");
+	fputs("JOB \"", f);
+	for (s = m->prog.args[0] != '\0' ? m->prog.args : "evtop"; *s != '\0';
+	    s++)
+		fputc(*s == '"' ? '\'' : *s, f);
+	/* Say so when the history no longer holds the whole run. */
+	model_hist_info(m, &hi);
+	if (hi.dropped > 0 && win == MODEL_WRUN)
+		fprintf(f, " (evtop: the last %llu censuses of %llu)",
+		    (unsigned long long)hi.censuses,
+		    (unsigned long long)(hi.censuses + hi.dropped));
+	fprintf(f, "\"\nDATE \"%s\"\nSAMPLE_UNIT \"seconds\"\n"
+	    "VALUE_UNIT \"bytes\"\n", date);
+	model_hist_censuses(m, model_win_start(m, (enum model_win)win), &v,
+	    &x);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files. */
+
+static int
+export_write(const struct model *m, enum export_kind k, int win,
+    uint64_t wall_ns, const char *title, FILE *f)
+{
+	switch (k) {
+	case EXPORT_FOLDED:
+		return export_folded(m, win, f);
+	case EXPORT_SPEEDSCOPE:
+		return export_speedscope(m, win, title, f);
+	default:
+		return export_hp(m, win, wall_ns, f);
+	}
+}
+
+/* Write path whole or not at all: a temporary file beside it, renamed
+ * over it ("-": standard output). */
+static int
+export_file(const struct model *m, enum export_kind k, int win,
+    uint64_t wall_ns, const char *title, const char *path, char **cause)
+{
+	char	*tmp;
+	FILE	*f;
+	int	 fd, err = 0;
+
+	if (strcmp(path, "-") == 0) {
+		export_write(m, k, win, wall_ns, title, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			if (asprintf(cause, "standard output: %s",
+			    strerror(errno)) < 0)
+				*cause = NULL;
+			return -1;
+		}
+		return 0;
+	}
+	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) {
+		*cause = NULL;
+		return -1;
+	}
+	if ((fd = mkstemp(tmp)) == -1 || (f = fdopen(fd, "w")) == NULL) {
+		err = errno;
+		if (fd != -1) {
+			close(fd);
+			unlink(tmp);
+		}
+		goto fail;
+	}
+	export_write(m, k, win, wall_ns, title, f);
+	if (fflush(f) != 0 || ferror(f) || fsync(fd) != 0)
+		err = errno != 0 ? errno : EIO;
+	if (fclose(f) != 0 && err == 0)
+		err = errno;
+	/* mkstemp makes 0600; a profile is as readable as any output. */
+	if (err == 0) {
+		mode_t	mask = umask(0);
+
+		umask(mask);
+		chmod(tmp, 0666 & ~mask);
+	}
+	if (err == 0 && rename(tmp, path) != 0)
+		err = errno;
+	if (err != 0) {
+		unlink(tmp);
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	free(tmp);
+	if (asprintf(cause, "%s: %s", path, strerror(err)) < 0)
+		*cause = NULL;
+	return -1;
+}
+
+static uint64_t
+export_wall(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* "prog" of "./dir/prog args", for titles and file names. */
+static void
+export_prog(const struct model *m, char *buf, size_t len)
+{
+	const char	*a = m->prog.args, *s, *e;
+	size_t		 n = 0;
+
+	e = a + strcspn(a, " ");
+	for (s = e; s > a && s[-1] != '/'; s--)
+		;
+	for (; s < e && n + 1 < len && n < 40; s++) {
+		/* Only what a file name takes without quoting. */
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' ||
+		    *s == '-')
+			buf[n++] = *s;
+	}
+	if (n == 0 || buf[0] == '.')
+		n = (size_t)snprintf(buf, len, "evtop");
+	buf[n] = '\0';
+}
+
+/* Whether an export goes to standard output (--batch prints nothing
+ * else then). */
+int
+export_stdout(const struct evtop_opts *o)
+{
+	return (o->folded != NULL && strcmp(o->folded, "-") == 0) ||
+	    (o->speedscope != NULL && strcmp(o->speedscope, "-") == 0) ||
+	    (o->hp != NULL && strcmp(o->hp, "-") == 0);
+}
+
+/* --folded, --speedscope, --hp: the whole run, at the end. */
+int
+export_end(const struct model *m, const struct evtop_opts *o)
+{
+	const char	*path[EXPORT_NKINDS] = { o->folded, o->speedscope,
+			    o->hp };
+	char		 prog[64], *cause = NULL;
+	uint64_t	 now = export_wall();
+	int		 k, rc = 0;
+
+	export_prog(m, prog, sizeof prog);
+	for (k = 0; k < EXPORT_NKINDS; k++) {
+		if (path[k] == NULL)
+			continue;
+		if (export_file(m, (enum export_kind)k, MODEL_WRUN, now, prog,
+		    path[k], &cause) != 0) {
+			fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
+			    "out of memory");
+			free(cause);
+			cause = NULL;
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+/* DIR/PROG-STAMP[-TRY]EXT into buf; 0, or -1 if it does not fit. */
+static int
+export_path(char *buf, size_t len, const char *dir, const char *prog,
+    const char *stamp, int try, const char *ext)
+{
+	char	suffix[16] = "";
+	int	n;
+
+	if (try > 1)
+		snprintf(suffix, sizeof suffix, "-%d", try);
+	n = snprintf(buf, len, "%s/%s-%s%s%s", dir, prog, stamp, suffix, ext);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/*
+ * The export key: the window on screen (win) into DIR/PROG-TIME.folded,
+ * .speedscope.json and .hp (those with something to say), in
+ * --export-dir or the current directory.  What was written, or why not,
+ * goes into msg.
+ */
+int
+export_key(const struct model *m, const struct evtop_opts *o, int win,
+    char *msg, size_t len)
+{
+	static const char *const winname[] = { "1 s", "10 s", "run" };
+	const char	*dir = o->export_dir != NULL ? o->export_dir : ".";
+	char		 prog[64], stamp[32], title[160], path[4096];
+	char		*cause = NULL, done[128] = "";
+	uint64_t	 now = export_wall(), samples, censuses;
+	struct tm	 tm;
+	time_t		 t = (time_t)(now / 1000000000ULL);
+	int		 k, n, want[EXPORT_NKINDS], try;
+	size_t		 off = 0;
+
+	if (win < 0 || win >= MODEL_NWIN)
+		win = MODEL_WRUN;
+	samples = model_prof_samples(m, (enum model_win)win);
+	censuses = export_hp_count(m, win);
+	want[EXPORT_FOLDED] = want[EXPORT_SPEEDSCOPE] = samples > 0;
+	want[EXPORT_HP] = censuses > 0;
+	if (samples == 0 && censuses == 0) {
+		snprintf(msg, len, "export: nothing to write: no profile "
+		    "samples or heap censuses in the window (%s)",
+		    winname[win]);
+		return -1;
+	}
+	export_prog(m, prog, sizeof prog);
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%llu",
+		    (unsigned long long)(now / 1000000000ULL));
+	snprintf(title, sizeof title, "%s (%s)", prog, winname[win]);
+	/* Never over an earlier export: within the same second, -2, -3... */
+	for (try = 1; try < 100; try++) {
+		for (k = n = 0; k < EXPORT_NKINDS; k++) {
+			if (export_path(path, sizeof path, dir, prog, stamp,
+			    try, export_ext[k]) == 0 && access(path, F_OK) == 0)
+				n++;
+		}
+		if (n == 0)
+			break;
+	}
+	for (k = 0; k < EXPORT_NKINDS; k++) {
+		if (!want[k])
+			continue;
+		if (export_path(path, sizeof path, dir, prog, stamp, try,
+		    export_ext[k]) != 0) {
+			snprintf(msg, len, "export failed: %s: name too long",
+			    dir);
+			return -1;
+		}
+		if (export_file(m, (enum export_kind)k, win, now, title, path,
+		    &cause) != 0) {
+			snprintf(msg, len, "export failed: %s", cause != NULL ?
+			    cause : "out of memory");
+			free(cause);
+			return -1;
+		}
+		/* The first file's name, then the other extensions. */
+		n = snprintf(done + off, sizeof done - off, "%s%s",
+		    off == 0 ? "" : " ", off == 0 ? strrchr(path, '/') + 1 :
+		    export_ext[k]);
+		if (n > 0 && (size_t)n < sizeof done - off)
+			off += (size_t)n;
+	}
+	snprintf(msg, len, "exported %s: %s", winname[win], done);
+	return 0;
+}
