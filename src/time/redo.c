@@ -88,6 +88,8 @@ struct redo {
 	uint64_t	 busy_since;	/* when this pass over the history began */
 	int		 waiting;	/* a run waits for redo_gap() */
 	uint64_t	 last_run_ns;	/* how long the last correction took */
+	uint64_t	 chain_at;	/* when it began (with those it led to) */
+	uint64_t	 done_at;	/* and when it ended */
 
 	/* What came during a run, in the order it came: given to the model
 	 * as it would have been when the run is over, so the run need not
@@ -109,6 +111,17 @@ static uint64_t
 redo_gap(const struct redo *r)
 {
 	return r->last_run_ns > REDO_GAP_NS ? r->last_run_ns : REDO_GAP_NS;
+}
+
+/* When the next correction may start: as long after the last ended as it
+ * took, so correcting takes at most half the time. */
+static uint64_t
+redo_next_at(const struct redo *r)
+{
+	uint64_t	a = r->run_at + REDO_GAP_NS;
+	uint64_t	b = r->done_at + r->last_run_ns;
+
+	return a > b ? a : b;
 }
 
 struct redo *
@@ -371,6 +384,7 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	r->waiting = 0;
 	if (fix && !r->run_fix) {
 		r->run_fix = 1;
+		r->chain_at = r->run_at;
 		r->run_late = t;
 	} else if (fix && t < r->run_late)
 		r->run_late = t;
@@ -396,7 +410,8 @@ redo_done(struct redo *r, uint64_t wall)
 	spill_pin(r->sp, UINT64_MAX);
 	spill_rest(r->sp);
 	if (r->run_fix) {
-		r->last_run_ns = wall > r->run_at ? wall - r->run_at : 0;
+		r->last_run_ns = wall > r->chain_at ? wall - r->chain_at : 0;
+		r->done_at = wall;
 		r->st.corrections++;
 		r->st.back_ns = r->newest > r->run_late ? r->newest -
 		    r->run_late : 0;
@@ -424,6 +439,17 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 		if (n == 0) {
 			/* What came meanwhile: older than where the run
 			 * is, it needs another start. */
+			if (r->arr_any && !r->q_over && (r->arr_t <
+			    r->given_t || (r->arr_t == r->given_t &&
+			    r->arr_off < r->given_off))) {
+				/* Older than where the run is: the run
+				 * ends, those are late as if they came now
+				 * and wait for the next correction. */
+				redo_defer(r);
+				r->tail = 1;
+				redo_give_kept(r);
+				return 0;
+			}
 			if (r->arr_any && (r->arr_t < r->given_t ||
 			    (r->arr_t == r->given_t &&
 			    r->arr_off < r->given_off))) {
@@ -510,7 +536,7 @@ redo_late(struct redo *r, int now)
 	uint64_t	t, off;
 
 	if (r->state != REDO_IDLE || (!now && model_late_peek(r->m) &&
-	    source_now() < r->run_at + redo_gap(r)) ||
+	    source_now() < redo_next_at(r)) ||
 	    !model_late_take(r->m, &t, &off))
 		return 0;
 	redo_run(r, t, 1);
@@ -614,9 +640,12 @@ redo_wait_ms(const struct redo *r, uint64_t wall)
 
 	if (r == NULL || !r->on)
 		return -1;
-	if ((r->state == REDO_RUN && r->waiting) || (r->state == REDO_IDLE &&
-	    model_late_peek(r->m))) {
+	if (r->state == REDO_RUN && r->waiting) {
 		at = r->run_at + redo_gap(r);
+		return at <= wall ? 0 : (int)((at - wall + 999999) / 1000000);
+	}
+	if (r->state == REDO_IDLE && model_late_peek(r->m)) {
+		at = redo_next_at(r);
 		return at <= wall ? 0 : (int)((at - wall + 999999) / 1000000);
 	}
 	if (r->state == REDO_RUN)

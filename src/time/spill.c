@@ -544,22 +544,32 @@ spill_wake(struct spill *sp, struct spill_seg *s)
 static int
 spill_fill(struct spill *sp, struct spill_seg *s)
 {
-	size_t	k;
+	size_t	j, k;
 
 	if (s->done || s->rd == NULL)
 		return 0;
 	s->i = 0;
-	s->n = reader_next_n(s->rd, s->ev, SPILL_N);
-	if (s->n == 0) {
-		/* Read to its end: its pages go now, not at the run's end
-		 * (a run over the whole history would map all of it). */
-		s->done = 1;
-		reader_free(s->rd);
-		s->rd = NULL;
-		return 0;
-	}
-	for (k = 0; k < s->n; k++)
-		s->ev[k].off = s->base + (s->ev[k].off - sp->hlen);
+	do {
+		s->n = reader_next_n(s->rd, s->ev, SPILL_N);
+		if (s->n == 0) {
+			/* Read to its end: its pages go now, not at the
+			 * run's end (a run over the whole history would
+			 * map all of it). */
+			s->done = 1;
+			reader_free(s->rd);
+			s->rd = NULL;
+			return 0;
+		}
+		/* Only the bytes there when it was sought: those written
+		 * since (the file grows while a run reads it) come to the
+		 * owner anew. */
+		for (j = k = 0; k < s->n; k++) {
+			s->ev[k].off = s->base + (s->ev[k].off - sp->hlen);
+			if (s->ev[k].off < s->base + s->covered)
+				s->ev[j++] = s->ev[k];
+		}
+		s->n = j;
+	} while (j == 0);
 	return 1;
 }
 
