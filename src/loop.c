@@ -550,7 +550,7 @@ static void	loop_seek(struct loop *, uint64_t, int);
 /*
  * The first pass over a file (travel.c), a slice at a time, before the
  * replay: checkpoints for seeking.  Then the replay starts from the start,
- * or from where a seek asked meanwhile.
+ * or from where a seek asked meanwhile; as fast as possible, it is done.
  */
 static void
 loop_pass_tl(void *arg, const struct proto_ev *ev, size_t n)
@@ -565,6 +565,8 @@ loop_pass_tl(void *arg, const struct proto_ev *ev, size_t n)
 static void
 loop_pass(struct loop *l, uint64_t start)
 {
+	uint64_t	first, last;
+
 	while (!travel_pass(l->tr, LOOP_PASS_N, l->tl != NULL ? loop_pass_tl :
 	    NULL, l->tl)) {
 		l->changed = 1;
@@ -574,6 +576,13 @@ loop_pass(struct loop *l, uint64_t start)
 	l->changed = 1;
 	loop_log(l, "first pass done: %d checkpoints", travel_checkpoints(l->tr,
 	    NULL));
+	if (!l->seek_pending && replay_asap(l->rp)) {
+		/* At `*` the pass was the replay: the model holds the whole
+		 * file, and the reader is at its end. */
+		travel_span(l->tr, &first, &last);
+		replay_moved(l->rp, last, 0);
+		return;
+	}
 	loop_seek(l, l->seek_pending ? l->seek_to : 0, l->seek_pending);
 	l->seek_pending = 0;
 }

@@ -538,6 +538,21 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 
 static size_t	apply_sorted(struct model *, const struct proto_ev *, size_t,
 		    uint64_t);
+static void	apply_sorted_p(struct model *, const struct proto_ev *const *,
+		    size_t);
+
+/* Applied in time order up to last: they count as released. */
+static void
+apply_released(struct model *m, const struct proto_ev *last)
+{
+	struct reorder	*ro = &m->p->ro;
+
+	if (!ro->any_released || last->time >= ro->released) {
+		ro->released = last->time;
+		ro->released_off = last->off;
+	}
+	ro->any_released = 1;
+}
 
 /*
  * model_apply() on ev[0..n) up to the first event (block markers aside)
@@ -567,16 +582,21 @@ model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
 void
 model_apply_sorted(struct model *m, const struct proto_ev *ev, size_t n)
 {
-	struct reorder	*ro = &m->p->ro;
-
 	if (n == 0)
 		return;
 	(void)apply_sorted(m, ev, n, UINT64_MAX);
-	if (!ro->any_released || ev[n - 1].time >= ro->released) {
-		ro->released = ev[n - 1].time;
-		ro->released_off = ev[n - 1].off;
-	}
-	ro->any_released = 1;
+	apply_released(m, &ev[n - 1]);
+}
+
+/* model_apply_sorted(), the events given by pointers. */
+void
+model_apply_sorted_p(struct model *m, const struct proto_ev *const *ev,
+    size_t n)
+{
+	if (n == 0)
+		return;
+	apply_sorted_p(m, ev, n);
+	apply_released(m, ev[n - 1]);
 }
 
 /* The reorder buffer's share of the model, for the owner of a live source
@@ -636,39 +656,59 @@ model_release_until(struct model *m, uint64_t t)
 	model_reorder_horizon(m, t);
 }
 
+/* One event of a sorted batch: 0 if it is at or after until (not
+ * applied).  begin: the model may not have started, or a session is new
+ * (apply_begin). */
+static inline int
+apply_step(struct model *m, struct model_priv *p, uint64_t *tags,
+    const struct proto_ev *e, uint64_t until, int begin)
+{
+	if (e->kind == PROTO_BLOCK_MARKER) {
+		m->totals.blocks++;
+		return 1;
+	}
+	if (e->time >= until)
+		return 0;
+	if (begin && e->time < m->now)
+		m->totals.late++;
+	apply_one(m, p, tags, e, begin);
+	return 1;
+}
+
+/*
+ * Until the model has started and no new session is pending, each event is
+ * checked for those (apply_begin); after that nothing in the loop can
+ * start a session (only model_header() does), so the rest go without.
+ * (m->now is 0 until the first event.)
+ */
 static size_t
 apply_sorted(struct model *m, const struct proto_ev *ev, size_t n,
     uint64_t until)
 {
 	struct model_priv	*p = m->p;
 	uint64_t		*tags = m->tag_count;
-	const struct proto_ev	*e = ev, *end = ev + n;
+	size_t			 i = 0;
 
-	/*
-	 * Until the model has started and no new session is pending, each
-	 * event is checked for those (apply_begin); after that nothing in
-	 * the loop can start a session (only model_header() does), so the
-	 * rest go without.  (m->now is 0 until the first event.)
-	 */
-	for (; e < end && (p->sess_new || !p->started); e++) {
-		if (e->kind == PROTO_BLOCK_MARKER) {
-			m->totals.blocks++;
-			continue;
-		}
-		if (e->time >= until)
-			return (size_t)(e - ev);
-		if (e->time < m->now)
-			m->totals.late++;
-		apply_one(m, p, tags, e, 1);
-	}
-	for (; e < end; e++) {
-		if (e->kind == PROTO_BLOCK_MARKER) {
-			m->totals.blocks++;
-			continue;
-		}
-		if (e->time >= until)
+	for (; i < n && (p->sess_new || !p->started); i++)
+		if (!apply_step(m, p, tags, &ev[i], until, 1))
+			return i;
+	for (; i < n; i++)
+		if (!apply_step(m, p, tags, &ev[i], until, 0))
 			break;
-		apply_one(m, p, tags, e, 0);
-	}
-	return (size_t)(e - ev);
+	return i;
+}
+
+/* The same, the events given by pointers (read from several files at
+ * once, not copied into one array). */
+static void
+apply_sorted_p(struct model *m, const struct proto_ev *const *ev, size_t n)
+{
+	struct model_priv	*p = m->p;
+	uint64_t		*tags = m->tag_count;
+	size_t			 i = 0;
+
+	for (; i < n && (p->sess_new || !p->started); i++)
+		(void)apply_step(m, p, tags, ev[i], UINT64_MAX, 1);
+	for (; i < n; i++)
+		(void)apply_step(m, p, tags, ev[i], UINT64_MAX, 0);
 }

@@ -221,6 +221,13 @@ replay_max(struct replay *rp, uint64_t now)
 	replay_speed(rp, rp->speed > 0 ? 0 : rp->last_speed, now);
 }
 
+/* As fast as it goes, and going: what a pass over the whole file gives. */
+int
+replay_asap(const struct replay *rp)
+{
+	return (rp->speed == 0 || rp->to_end) && !rp->paused && !rp->done;
+}
+
 void
 replay_to_end(struct replay *rp, uint64_t now)
 {

@@ -113,6 +113,7 @@ void		 replay_faster(struct replay *, uint64_t);
 void		 replay_slower(struct replay *, uint64_t);
 void		 replay_max(struct replay *, uint64_t);
 void		 replay_to_end(struct replay *, uint64_t);
+int		 replay_asap(const struct replay *);
 void		 replay_status(const struct replay *, struct evtop_status *);
 struct reader	*replay_reader(struct replay *);
 void		 replay_moved(struct replay *, uint64_t, int);

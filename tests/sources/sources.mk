@@ -45,7 +45,7 @@ check-sources-units: $(SRCT_DIR)/t-units
 check-sources-e2e: evtop $(SRCT_DIR)/fakeprod build/bench/mklog
 	tests/sources/e2e.sh ./evtop $(SRCT_DIR)/fakeprod build/bench/mklog
 
-check-sources-tui: $(SRCT_DIR)/tuidouble $(SRCT_DIR)/fakeprod build/bench/mklog
+check-sources-tui: evtop $(SRCT_DIR)/tuidouble $(SRCT_DIR)/fakeprod build/bench/mklog
 	tests/sources/tui.sh $(SRCT_DIR)/tuidouble $(SRCT_DIR)/fakeprod \
 	    build/bench/mklog
 

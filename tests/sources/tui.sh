@@ -12,6 +12,7 @@ TUID=${1:-build/tests/sources/tuidouble}
 FAKEPROD=${2:-build/tests/sources/fakeprod}
 MKLOG=${3:-build/bench/mklog}
 FIX=tests/fixtures
+EVTOP=${EVTOP:-./evtop}	# the figures to compare with (--batch)
 
 T=$(mktemp -d /tmp/evtop-tui.XXXXXX)
 PIDS=()
@@ -104,6 +105,23 @@ pacing() {
 	exec 3>&-
 	ms=$(draw_ms $T/pace0.out "conn=3 ")
 	ok "pacing max: ${ms} ms" between 0 "$ms" 600
+
+	# At max speed the first pass is the replay: the model holds every
+	# event once, at the end, and the replay goes on from there (c, p...).
+	local f n want
+	for f in threads gc ghc96-threads; do
+		start pace0-$f --speed 0 $FIX/$f.eventlog
+		wait_for $T/pace0-$f.out "conn=3 " 5
+		key q
+		wait_exit $TP 5
+		exec 3>&-
+		n=$(field "$(last_draw $T/pace0-$f.out)" events)
+		want=$("$EVTOP" --batch --json $FIX/$f.eventlog | tail -n 1 |
+		    jq .events_total)
+		ok "pacing max, $f: every event once ($n)" eq "$n" "$want"
+		n=$(field "$(last_draw $T/pace0-$f.out)" pos)
+		ok "pacing max, $f: at the end ($n)" eq "${n%/*}" "${n#*/}"
+	done
 }
 
 # Keys: pause, resume, faster, slower, max, to the end.
