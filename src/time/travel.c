@@ -18,7 +18,7 @@
 #include "time/ckpt.h"
 #include "time/travel.h"
 
-#define TRAVEL_N	2048		/* events read at once */
+#define TRAVEL_N	256		/* events read at once */
 
 struct travel {
 	struct reader	*rd;
