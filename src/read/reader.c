@@ -255,6 +255,10 @@ reader_src_read(struct reader *m, struct reader_src *s)
 			room = sizeof m->rbuf;
 		if (room > s->seg->end - s->pos)
 			room = (size_t)(s->seg->end - s->pos);
+		/* But a GHC 9.6 IPE at its end is framed with the two bytes
+		 * after it (proto_frame_ipe()): another segment's. */
+		if (room == 0 && s->pos < s->seg->end + 2)
+			room = (size_t)(s->seg->end + 2 - s->pos);
 		if (room == 0 || reader_read_at(m->fd, m->rbuf, room, s->pos,
 		    &got) == -1 || got == 0) {
 			reader_fail(m, "the file changed while reading");

@@ -14,7 +14,11 @@
  *
  * Reading merges the files' readers by (time, stream offset), which is the
  * order reader.c gives a recording of the same bytes: offsets are given
- * in the stream's terms, not the file's.
+ * in the stream's terms, not the file's.  Each reader of the history has
+ * a cursor of its own (struct spill_cur): redo.c's putting late events
+ * back, the raw events pane.  A cursor knows a file by its sequence
+ * number, so files may go while it reads; only the spill's own cursor
+ * (the spill_seek() family, redo.c's) keeps the files it reads.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,18 +35,47 @@
 #define SPILL_STAGE_MAX	(8u << 20)	/* bytes not yet whole events */
 #define SPILL_SEG_MIN	(64u << 10)
 
+#define SPILL_KEEP	4		/* readers a cursor keeps open at a seek */
+
 struct spill_seg {
 	int		 fd;
+	uint64_t	 seq;		/* which file: never used again */
 	uint64_t	 base;		/* stream offset of its first byte */
 	uint64_t	 bytes;		/* stream bytes in it */
 	uint64_t	 tmin, tmax;	/* its events' times */
+	uint64_t	 nev;		/* its events */
 	int		 any;
+};
+
+/* A cursor's reading of one file: its reader, the events read ahead. */
+struct spill_rd {
+	uint64_t	 seq;		/* the file's, 0: none */
+	uint64_t	 base, lb;	/* its first byte, the first time to come */
 	struct reader	*rd;
-	uint64_t	 covered;	/* bytes when rd was opened */
+	uint64_t	 covered;	/* its bytes when sought */
 	struct proto_ev	*ev;		/* [SPILL_N] read, ev[i..n) to give */
 	size_t		 n, i;
 	int		 done;		/* nothing more from rd */
-	int		 sought;	/* rd is at the events sought */
+};
+
+struct spill_cur {
+	const struct spill *sp;
+	struct spill_rd	 rd[SPILL_SEGS];	/* [k]: seg[k] at the last seek */
+	/* The files with events still to give. */
+	struct spill_rd	*act[SPILL_SEGS];	/* open */
+	int		 nact;
+	struct spill_rd	*lazy[SPILL_SEGS];	/* to open, lazy[lz] next */
+	int		 nlazy, lz;
+	uint64_t	 from_t, from_off;
+	uint64_t	 last_t, last_off;
+	int		 given;
+	uint64_t	 ver;		/* the spill's bytes when sought */
+	uint64_t	 drops;		/* its files gone when sought */
+	uint64_t	 pruned;	/* and when the open ones were checked */
+	int		 bad;		/* a file could not be read: err */
+	char		 err[256];
+	struct proto_dec *dec;		/* the session's event types */
+	uint64_t	 dec_session;
 };
 
 struct spill {
@@ -62,17 +95,17 @@ struct spill {
 	uint64_t	 floor;		/* events before it are gone */
 	uint64_t	 newest;
 	uint64_t	 pin;		/* files with events at or after it stay */
-	/* Reading: the files with events still to give. */
-	struct spill_seg *act[SPILL_SEGS];	/* open */
-	int		 nact;
-	struct spill_seg *lazy[SPILL_SEGS];	/* to open, lazy[lz] next */
-	int		 nlazy, lz;
-	uint64_t	 from_t, from_off;
-	uint64_t	 last_t, last_off;
-	int		 given;
-	int		 bad;		/* a file could not be read: err */
+	uint64_t	 rot_nev;
+	uint64_t	 seq;		/* the last file's */
+	uint64_t	 ver;		/* counts writes: cursors see new bytes */
+	uint64_t	 drops;		/* counts files gone */
+	uint64_t	 session;	/* counts sessions */
+	struct proto_dec *types;	/* the session's event types */
+	struct spill_cur *cur;		/* the spill_seek() family's */
 	char		 err[256];
 };
+
+static void	spill_cur_rest_all(struct spill_cur *);
 
 struct spill *
 spill_new(uint64_t max_bytes, uint64_t max_ns, char **cause)
@@ -90,14 +123,12 @@ spill_new(uint64_t max_bytes, uint64_t max_ns, char **cause)
 	if (sp->seg_max < SPILL_SEG_MIN)
 		sp->seg_max = SPILL_SEG_MIN;
 	sp->pin = UINT64_MAX;
-	for (i = 0; i < SPILL_SEGS; i++) {
+	for (i = 0; i < SPILL_SEGS; i++)
 		sp->seg[i].fd = -1;
-		if ((sp->seg[i].ev = calloc(SPILL_N, sizeof (struct proto_ev)))
-		    == NULL) {
-			spill_free(sp);
-			source_cause(cause, "out of memory");
-			return NULL;
-		}
+	if ((sp->cur = spill_cur_new(sp)) == NULL) {
+		spill_free(sp);
+		source_cause(cause, "out of memory");
+		return NULL;
 	}
 	return sp;
 }
@@ -105,14 +136,10 @@ spill_new(uint64_t max_bytes, uint64_t max_ns, char **cause)
 static void
 spill_seg_close(struct spill_seg *s)
 {
-	struct proto_ev	*ev = s->ev;
-
-	reader_free(s->rd);
 	if (s->fd != -1)
 		close(s->fd);
 	memset(s, 0, sizeof *s);
 	s->fd = -1;
-	s->ev = ev;
 }
 
 /* Every file goes: a new connection, or history given up. */
@@ -129,19 +156,23 @@ spill_reset(struct spill *sp)
 	sp->stage_off = 0;
 	sp->rot = sp->rot_any = 0;
 	sp->floor = sp->newest = 0;
-	sp->given = 0;
+	/* Cursors see every file gone, and no session. */
+	sp->drops++;
+	sp->ver++;
+	sp->session++;
+	proto_dec_free(sp->types);
+	sp->types = NULL;
+	if (sp->cur != NULL)
+		spill_cur_rest_all(sp->cur);
 }
 
 void
 spill_free(struct spill *sp)
 {
-	int	i;
-
 	if (sp == NULL)
 		return;
 	spill_reset(sp);
-	for (i = 0; i < SPILL_SEGS; i++)
-		free(sp->seg[i].ev);
+	spill_cur_free(sp->cur);
 	free(sp->hdr);
 	free(sp->stage);
 	free(sp);
@@ -196,12 +227,11 @@ spill_open_seg(struct spill *sp, uint64_t base)
 		return spill_fail(sp, dir);
 	if (spill_write(s->fd, sp->hdr, sp->hlen) != 0)
 		return spill_fail(sp, "writing");
+	s->seq = ++sp->seq;
 	s->base = base;
 	s->bytes = 0;
+	s->nev = 0;
 	s->any = 0;
-	s->rd = NULL;
-	s->covered = 0;
-	s->done = 1;
 	sp->nseg++;
 	return 0;
 }
@@ -272,6 +302,12 @@ spill_session(struct spill *sp, const struct proto_dec *dec, uint64_t data)
 		return spill_fail(sp, "the header");
 	}
 	sp->hlen = proto_header_encode(dec, sp->hdr, n);
+	/* The types, for the text of the events read back. */
+	if ((sp->types = proto_dec_new_sharing(dec, 0)) == NULL) {
+		errno = ENOMEM;
+		return spill_fail(sp, "the header");
+	}
+	sp->session++;
 	if (spill_open_seg(sp, data) != 0)
 		return -1;
 	sp->on = 1;
@@ -292,6 +328,7 @@ spill_event(struct spill *sp, const struct proto_ev *ev)
 		sp->rot = 1;
 		sp->rot_at = ev->off;
 		sp->rot_any = 0;
+		sp->rot_nev = 0;
 	}
 	if (ev->time > sp->newest)
 		sp->newest = ev->time;
@@ -301,6 +338,7 @@ spill_event(struct spill *sp, const struct proto_ev *ev)
 		if (!sp->rot_any || ev->time > sp->rot_tmax)
 			sp->rot_tmax = ev->time;
 		sp->rot_any = 1;
+		sp->rot_nev++;
 		return;
 	}
 	if (!s->any || ev->time < s->tmin)
@@ -308,6 +346,7 @@ spill_event(struct spill *sp, const struct proto_ev *ev)
 	if (!s->any || ev->time > s->tmax)
 		s->tmax = ev->time;
 	s->any = 1;
+	s->nev++;
 }
 
 static int
@@ -323,6 +362,7 @@ spill_put(struct spill *sp, uint64_t upto)
 	if (spill_write(s->fd, sp->stage, k) != 0)
 		return spill_fail(sp, "writing");
 	s->bytes += k;
+	sp->ver++;
 	spill_unstage(sp, sp->stage_off + k);
 	return 0;
 }
@@ -338,22 +378,20 @@ spill_total(const struct spill *sp)
 	return t;
 }
 
-/* The oldest file goes, if nothing still to be read needs it. */
+static int	spill_cur_needs(const struct spill_cur *, uint64_t);
+
+/* The oldest file goes, if nothing the spill's cursor has still to read
+ * needs it (other cursors lose it). */
 static int
 spill_drop(struct spill *sp)
 {
 	struct spill_seg	*s = &sp->seg[0];
 	struct spill_seg	 t;
-	int			 i;
 
 	if (sp->nseg < 2 || (s->any && s->tmax >= sp->pin))
 		return 0;
-	for (i = 0; i < sp->nact; i++)
-		if (sp->act[i] == s)
-			return 0;	/* still being read */
-	for (i = sp->lz; i < sp->nlazy; i++)
-		if (sp->lazy[i] == s)
-			return 0;
+	if (spill_cur_needs(sp->cur, s->seq))
+		return 0;	/* still being read */
 	if (s->any && s->tmax + 1 > sp->floor)
 		sp->floor = s->tmax + 1;
 	spill_seg_close(s);
@@ -361,10 +399,7 @@ spill_drop(struct spill *sp)
 	memmove(&sp->seg[0], &sp->seg[1], (size_t)(sp->nseg - 1) *
 	    sizeof sp->seg[0]);
 	sp->seg[--sp->nseg] = t;
-	for (i = 0; i < sp->nact; i++)
-		sp->act[i]--;		/* they moved down one */
-	for (i = sp->lz; i < sp->nlazy; i++)
-		sp->lazy[i]--;
+	sp->drops++;
 	return 1;
 }
 
@@ -382,7 +417,15 @@ spill_commit(struct spill *sp, uint64_t upto)
 		if (spill_put(sp, sp->rot_at) != 0)
 			return -1;
 		if (sp->nseg == SPILL_SEGS && !spill_drop(sp)) {
-			/* Still needed: the file goes on growing. */
+			/* Still needed: the file goes on growing, with the
+			 * events counted for the next. */
+			s = &sp->seg[sp->nseg - 1];
+			if (sp->rot_any && (!s->any || sp->rot_tmin < s->tmin))
+				s->tmin = sp->rot_tmin;
+			if (sp->rot_any && (!s->any || sp->rot_tmax > s->tmax))
+				s->tmax = sp->rot_tmax;
+			s->any |= sp->rot_any;
+			s->nev += sp->rot_nev;
 			sp->rot = 0;
 		} else {
 			if (spill_open_seg(sp, sp->rot_at) != 0)
@@ -391,6 +434,7 @@ spill_commit(struct spill *sp, uint64_t upto)
 			s->any = sp->rot_any;
 			s->tmin = sp->rot_tmin;
 			s->tmax = sp->rot_tmax;
+			s->nev = sp->rot_nev;
 			sp->rot = 0;
 		}
 	}
@@ -422,7 +466,7 @@ spill_pin(struct spill *sp, uint64_t t)
 int
 spill_failed(const struct spill *sp)
 {
-	return sp->bad;
+	return sp->cur->bad;
 }
 
 const char *
@@ -439,6 +483,7 @@ spill_stats(const struct spill *sp, struct spill_stats *st)
 	memset(st, 0, sizeof *st);
 	st->bytes = spill_total(sp);
 	for (i = 0; i < sp->nseg; i++) {
+		st->events += sp->seg[i].nev;
 		if (!sp->seg[i].any)
 			continue;
 		if (st->first == 0 || sp->seg[i].tmin < st->first)
@@ -449,29 +494,169 @@ spill_stats(const struct spill *sp, struct spill_stats *st)
 }
 
 /* ------------------------------------------------------------------ */
-/* Reading back. */
+/* Reading back, with a cursor. */
 
-/* Where a file's events begin, at the earliest: its first time (or the
- * time sought) and its first byte. */
-static uint64_t
-spill_lb(const struct spill_seg *s, uint64_t from)
+struct spill_cur *
+spill_cur_new(const struct spill *sp)
 {
-	return s->tmin > from ? s->tmin : from;
+	struct spill_cur	*c;
+
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return NULL;
+	c->sp = sp;
+	c->drops = c->pruned = sp->drops;
+	return c;
 }
 
-static uint64_t spill_sort_from;	/* qsort has no argument */
+static void
+spill_rd_close(struct spill_rd *r)
+{
+	reader_free(r->rd);
+	free(r->ev);
+	memset(r, 0, sizeof *r);
+	r->done = 1;
+}
+
+/* Nothing read ahead, no reader open: a seek starts again. */
+static void
+spill_cur_rest_all(struct spill_cur *c)
+{
+	int	i;
+
+	for (i = 0; i < SPILL_SEGS; i++)
+		spill_rd_close(&c->rd[i]);
+	c->nact = c->nlazy = c->lz = 0;
+	c->given = 0;
+	c->drops = c->pruned = c->sp->drops;
+}
+
+/* Its readers go and the pages they mapped; where it was stays. */
+void
+spill_cur_rest(struct spill_cur *c)
+{
+	int	given = c->given;
+
+	spill_cur_rest_all(c);
+	c->given = given;
+}
+
+void
+spill_cur_free(struct spill_cur *c)
+{
+	int	i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < SPILL_SEGS; i++)
+		spill_rd_close(&c->rd[i]);
+	proto_dec_free(c->dec);
+	free(c);
+}
+
+static const struct spill_seg *
+spill_find(const struct spill *sp, uint64_t seq)
+{
+	int	i;
+
+	for (i = 0; i < sp->nseg; i++)
+		if (sp->seg[i].seq == seq)
+			return &sp->seg[i];
+	return NULL;
+}
+
+/* Whether the cursor has events of file seq still to give. */
+static int
+spill_cur_needs(const struct spill_cur *c, uint64_t seq)
+{
+	int	i;
+
+	for (i = 0; i < c->nact; i++)
+		if (c->act[i]->seq == seq)
+			return 1;
+	for (i = c->lz; i < c->nlazy; i++)
+		if (c->lazy[i]->seq == seq)
+			return 1;
+	return 0;
+}
+
+/*
+ * The cursor's rd[k] for the spill's seg[k]: what was read of a file that
+ * stays is kept; a file gone, its reader too.  Files only come at the end
+ * while none goes.
+ */
+static void
+spill_cur_sync(struct spill_cur *c)
+{
+	const struct spill	*sp = c->sp;
+	struct spill_rd		 t;
+	int			 i, j;
+
+	if (c->drops != sp->drops) {
+		for (j = 0; j < SPILL_SEGS; j++)
+			if (c->rd[j].seq != 0 &&
+			    spill_find(sp, c->rd[j].seq) == NULL)
+				spill_rd_close(&c->rd[j]);
+		for (i = 0; i < sp->nseg; i++) {
+			for (j = i; j < SPILL_SEGS &&
+			    c->rd[j].seq != sp->seg[i].seq; j++)
+				;
+			/* Not read yet: a free place (there is one). */
+			for (j = j < SPILL_SEGS ? j : i; j < SPILL_SEGS &&
+			    c->rd[j].seq != sp->seg[i].seq &&
+			    c->rd[j].seq != 0; j++)
+				;
+			if (j == SPILL_SEGS) {
+				spill_rd_close(&c->rd[i]);
+				j = i;
+			}
+			t = c->rd[i];
+			c->rd[i] = c->rd[j];
+			c->rd[j] = t;
+		}
+		c->drops = c->pruned = sp->drops;
+	}
+	for (i = 0; i < sp->nseg; i++) {
+		if (c->rd[i].seq != sp->seg[i].seq) {
+			spill_rd_close(&c->rd[i]);
+			c->rd[i].seq = sp->seg[i].seq;
+		}
+	}
+}
 
 static int
 spill_lb_cmp(const void *a, const void *b)
 {
-	const struct spill_seg	*x = *(struct spill_seg *const *)a;
-	const struct spill_seg	*y = *(struct spill_seg *const *)b;
-	uint64_t		 tx = spill_lb(x, spill_sort_from);
-	uint64_t		 ty = spill_lb(y, spill_sort_from);
+	const struct spill_rd	*x = *(struct spill_rd *const *)a;
+	const struct spill_rd	*y = *(struct spill_rd *const *)b;
 
-	if (tx != ty)
-		return tx < ty ? -1 : 1;
+	if (x->lb != y->lb)
+		return x->lb < y->lb ? -1 : 1;
 	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/* At most SPILL_KEEP readers stay open: those of files before t first,
+ * then of those the merge reaches last. */
+static void
+spill_cur_trim(struct spill_cur *c)
+{
+	int	i, open = 0;
+
+	for (i = 0; i < SPILL_SEGS; i++)
+		open += c->rd[i].rd != NULL;
+	for (i = 0; i < c->sp->nseg && open > SPILL_KEEP; i++) {
+		if (c->rd[i].done && c->rd[i].rd != NULL) {
+			reader_free(c->rd[i].rd);
+			c->rd[i].rd = NULL;
+			open--;
+		}
+	}
+	for (i = c->nlazy - 1; i >= 0 && open > SPILL_KEEP; i--) {
+		if (c->lazy[i]->rd != NULL) {
+			reader_free(c->lazy[i]->rd);
+			c->lazy[i]->rd = NULL;
+			open--;
+		}
+	}
 }
 
 /*
@@ -480,97 +665,134 @@ spill_lb_cmp(const void *a, const void *b)
  * need the newest few): a reader holds a megabyte of tables.
  */
 int
-spill_seek(struct spill *sp, uint64_t t, uint64_t off)
+spill_cur_seek(struct spill_cur *c, uint64_t t, uint64_t off)
 {
-	struct spill_seg	*s;
+	const struct spill	*sp = c->sp;
+	const struct spill_seg	*s;
+	struct spill_rd		*r;
 	int			 i;
 
-	sp->from_t = t;
-	sp->from_off = off;
-	spill_sort_from = t;
-	sp->given = 0;
-	sp->nact = sp->nlazy = sp->lz = 0;
-	sp->bad = 0;
+	spill_cur_sync(c);
+	c->from_t = t;
+	c->from_off = off;
+	c->given = 0;
+	c->nact = c->nlazy = c->lz = 0;
+	c->bad = 0;
+	c->ver = sp->ver;
 	for (i = 0; i < sp->nseg; i++) {
 		s = &sp->seg[i];
-		s->n = s->i = 0;
-		s->done = 1;
-		s->sought = 0;
-		if (s->rd != NULL && s->covered != s->bytes) {
-			reader_free(s->rd);
-			s->rd = NULL;
+		r = &c->rd[i];
+		r->n = r->i = 0;
+		r->done = 1;
+		if (r->rd != NULL && r->covered != s->bytes) {
+			reader_free(r->rd);
+			r->rd = NULL;
 		}
-		s->covered = s->bytes;
+		r->covered = s->bytes;
+		r->base = s->base;
+		/* Where its events begin, at the earliest: its first time
+		 * (or the time sought) and its first byte. */
+		r->lb = s->tmin > t ? s->tmin : t;
 		if (!s->any || s->tmax < t)
 			continue;
-		s->done = 0;
-		sp->lazy[sp->nlazy++] = s;
+		r->done = 0;
+		c->lazy[c->nlazy++] = r;
 	}
 	/* By the bound on their first events: the next to open first. */
-	qsort(sp->lazy, (size_t)sp->nlazy, sizeof sp->lazy[0], spill_lb_cmp);
-	sp->lz = 0;
+	qsort(c->lazy, (size_t)c->nlazy, sizeof c->lazy[0], spill_lb_cmp);
+	spill_cur_trim(c);
 	return 0;
 }
 
-/* A file's reader, at the events sought: 0, or -1 (sp->err says). */
+/* A file's reader, at the events sought: 0; 1 if the file is gone; -1
+ * (c->err says). */
 static int
-spill_wake(struct spill *sp, struct spill_seg *s)
+spill_wake(struct spill_cur *c, struct spill_rd *r)
 {
-	char		 path[64], *cause = NULL;
-	uint64_t	 local;
+	const struct spill	*sp = c->sp;
+	const struct spill_seg	*s;
+	char			 path[64], *cause = NULL;
+	uint64_t		 local;
 
-	if (s->rd == NULL) {
+	if ((s = spill_find(sp, r->seq)) == NULL) {
+		spill_rd_close(r);
+		return 1;
+	}
+	if (r->ev == NULL && (r->ev = calloc(SPILL_N, sizeof *r->ev)) ==
+	    NULL) {
+		snprintf(c->err, sizeof c->err, "history: out of memory");
+		return -1;
+	}
+	if (r->rd == NULL) {
 		snprintf(path, sizeof path, "/proc/self/fd/%d", s->fd);
-		if ((s->rd = reader_open_own(path, &cause)) == NULL) {
-			snprintf(sp->err, sizeof sp->err, "history: %s",
+		if ((r->rd = reader_open_own(path, &cause)) == NULL) {
+			snprintf(c->err, sizeof c->err, "history: %s",
 			    cause != NULL ? cause : "cannot read");
 			free(cause);
 			return -1;
 		}
 	}
-	local = sp->from_off >= s->base ? sp->hlen + (sp->from_off - s->base) :
+	local = c->from_off >= r->base ? sp->hlen + (c->from_off - r->base) :
 	    0;
-	if (reader_seek(s->rd, sp->from_t, local) != 0) {
-		snprintf(sp->err, sizeof sp->err, "history: %s",
-		    reader_error(s->rd) != NULL ? reader_error(s->rd) :
+	if (reader_seek(r->rd, c->from_t, local) != 0) {
+		snprintf(c->err, sizeof c->err, "history: %s",
+		    reader_error(r->rd) != NULL ? reader_error(r->rd) :
 		    "cannot seek");
 		return -1;
 	}
-	s->sought = 1;
 	return 0;
 }
 
 /* Refill a file's events: 0 when it has none left. */
 static int
-spill_fill(struct spill *sp, struct spill_seg *s)
+spill_fill(struct spill_cur *c, struct spill_rd *r)
 {
-	size_t	j, k;
+	uint64_t	hlen = c->sp->hlen;
+	size_t		j, k;
 
-	if (s->done || s->rd == NULL)
+	if (r->done || r->rd == NULL)
 		return 0;
-	s->i = 0;
+	r->i = 0;
 	do {
-		s->n = reader_next_n(s->rd, s->ev, SPILL_N);
-		if (s->n == 0) {
+		r->n = reader_next_n(r->rd, r->ev, SPILL_N);
+		if (r->n == 0) {
 			/* Read to its end: its pages go now, not at the
 			 * run's end (a run over the whole history would
 			 * map all of it). */
-			s->done = 1;
-			reader_free(s->rd);
-			s->rd = NULL;
+			r->done = 1;
+			reader_free(r->rd);
+			r->rd = NULL;
+			free(r->ev);
+			r->ev = NULL;
 			return 0;
 		}
 		/* Only the bytes there when it was sought: those written
-		 * since (the file grows while a run reads it) come to the
-		 * owner anew. */
-		for (j = k = 0; k < s->n; k++) {
-			s->ev[k].off = s->base + (s->ev[k].off - sp->hlen);
-			if (s->ev[k].off < s->base + s->covered)
-				s->ev[j++] = s->ev[k];
+		 * since (the file grows while a run reads it) come anew. */
+		for (j = k = 0; k < r->n; k++) {
+			r->ev[k].off = r->base + (r->ev[k].off - hlen);
+			if (r->ev[k].off < r->base + r->covered)
+				r->ev[j++] = r->ev[k];
 		}
-		s->n = j;
+		r->n = j;
 	} while (j == 0);
 	return 1;
+}
+
+/* Files gone while the cursor read them: their events go too. */
+static void
+spill_cur_prune(struct spill_cur *c)
+{
+	int	i;
+
+	if (c->pruned == c->sp->drops)
+		return;
+	c->pruned = c->sp->drops;
+	for (i = 0; i < c->nact; i++) {
+		if (spill_find(c->sp, c->act[i]->seq) == NULL) {
+			spill_rd_close(c->act[i]);
+			c->act[i--] = c->act[--c->nact];
+		}
+	}
 }
 
 /*
@@ -579,45 +801,47 @@ spill_fill(struct spill *sp, struct spill_seg *s)
  * until the next call.
  */
 size_t
-spill_next(struct spill *sp, struct proto_ev *out, size_t max)
+spill_cur_next(struct spill_cur *c, struct proto_ev *out, size_t max)
 {
-	struct spill_seg	*s, *best;
-	uint64_t		 t, o, bt = 0, bo = 0;
-	size_t			 n = 0;
-	int			 i;
+	struct spill_rd	*r, *best;
+	uint64_t	 t, o, bt = 0, bo = 0;
+	size_t		 n = 0;
+	int		 i, w;
 
-	while (n < max && !sp->bad) {
+	spill_cur_prune(c);
+	while (n < max && !c->bad) {
 		best = NULL;
-		for (i = 0; i < sp->nact; i++) {
-			s = sp->act[i];
-			if (s->i == s->n) {
+		for (i = 0; i < c->nact; i++) {
+			r = c->act[i];
+			if (r->i == r->n) {
 				/* A refill would move what out[] points at. */
 				if (n > 0)
 					goto out;
-				if (!spill_fill(sp, s)) {
-					sp->act[i--] = sp->act[--sp->nact];
+				if (!spill_fill(c, r)) {
+					c->act[i--] = c->act[--c->nact];
 					continue;
 				}
 			}
-			t = s->ev[s->i].time;
-			o = s->ev[s->i].off;
+			t = r->ev[r->i].time;
+			o = r->ev[r->i].off;
 			if (best == NULL || t < bt || (t == bt && o < bo)) {
-				best = s;
+				best = r;
 				bt = t;
 				bo = o;
 			}
 		}
 		/* The next file not yet open, if its events may come first:
 		 * open it, then look again. */
-		if (sp->lz < sp->nlazy && (s = sp->lazy[sp->lz],
-		    best == NULL || spill_lb(s, sp->from_t) < bt ||
-		    (spill_lb(s, sp->from_t) == bt && s->base < bo))) {
-			sp->lz++;
-			if (spill_wake(sp, s) != 0) {
-				sp->bad = 1;
+		if (c->lz < c->nlazy && (r = c->lazy[c->lz],
+		    best == NULL || r->lb < bt || (r->lb == bt &&
+		    r->base < bo))) {
+			c->lz++;
+			if ((w = spill_wake(c, r)) < 0) {
+				c->bad = 1;
 				break;
 			}
-			sp->act[sp->nact++] = s;
+			if (w == 0)
+				c->act[c->nact++] = r;
 			continue;
 		}
 		if (best == NULL)
@@ -626,10 +850,96 @@ spill_next(struct spill *sp, struct proto_ev *out, size_t max)
 	}
 out:
 	if (n > 0) {
-		sp->last_t = out[n - 1].time;
-		sp->last_off = out[n - 1].off;
-		sp->given = 1;
+		c->last_t = out[n - 1].time;
+		c->last_off = out[n - 1].off;
+		c->given = 1;
 	}
+	return n;
+}
+
+/* Whether bytes came, or files went, since the files were sought. */
+int
+spill_cur_more(const struct spill_cur *c)
+{
+	return c->ver != c->sp->ver || c->drops != c->sp->drops;
+}
+
+/* Go on after the last event given, over what the files hold now. */
+int
+spill_cur_refresh(struct spill_cur *c)
+{
+	if (!c->given)
+		return spill_cur_seek(c, c->from_t, c->from_off);
+	return spill_cur_seek(c, c->last_t, c->last_off + 1);
+}
+
+int
+spill_cur_failed(const struct spill_cur *c)
+{
+	return c->bad;
+}
+
+const char *
+spill_cur_error(const struct spill_cur *c)
+{
+	return c->bad ? c->err : NULL;
+}
+
+/* The session's event types, to print the events with; NULL before a
+ * header. */
+const struct proto_dec *
+spill_cur_dec(struct spill_cur *c)
+{
+	const struct spill	*sp = c->sp;
+
+	if (c->dec != NULL && c->dec_session == sp->session)
+		return c->dec;
+	proto_dec_free(c->dec);
+	c->dec = NULL;
+	/* Its own reference: the types outlive the session's end. */
+	if (sp->types != NULL)
+		c->dec = proto_dec_new_sharing(sp->types, 0);
+	c->dec_session = sp->session;
+	return c->dec;
+}
+
+/* Readers open: a megabyte of tables each. */
+int
+spill_cur_readers(const struct spill_cur *c)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < SPILL_SEGS; i++)
+		n += c->rd[i].rd != NULL;
+	return n;
+}
+
+/* Events kept now (what spill_stats() says). */
+uint64_t
+spill_cur_events(const struct spill_cur *c)
+{
+	struct spill_stats	st;
+
+	spill_stats(c->sp, &st);
+	return st.events;
+}
+
+/* ------------------------------------------------------------------ */
+/* The spill's own cursor: redo.c's, which keeps the files it reads. */
+
+int
+spill_seek(struct spill *sp, uint64_t t, uint64_t off)
+{
+	return spill_cur_seek(sp->cur, t, off);
+}
+
+size_t
+spill_next(struct spill *sp, struct proto_ev *out, size_t max)
+{
+	size_t	n = spill_cur_next(sp->cur, out, max);
+
+	if (n == 0 && sp->cur->bad)
+		snprintf(sp->err, sizeof sp->err, "%s", sp->cur->err);
 	return n;
 }
 
@@ -637,36 +947,19 @@ out:
 void
 spill_rest(struct spill *sp)
 {
-	int	i;
-
-	for (i = 0; i < sp->nseg; i++) {
-		reader_free(sp->seg[i].rd);
-		sp->seg[i].rd = NULL;
-		sp->seg[i].n = sp->seg[i].i = 0;
-		sp->seg[i].done = 1;
-		sp->seg[i].sought = 0;
-		sp->seg[i].covered = sp->seg[i].bytes;
-	}
-	sp->nact = sp->nlazy = sp->lz = 0;
+	spill_cur_rest_all(sp->cur);
 }
 
 /* Whether bytes came since the files were sought. */
 int
 spill_more(const struct spill *sp)
 {
-	int	i;
-
-	for (i = 0; i < sp->nseg; i++)
-		if (sp->seg[i].bytes != sp->seg[i].covered)
-			return 1;
-	return 0;
+	return sp->cur->ver != sp->ver;
 }
 
 /* Go on after the last event given, over what the files hold now. */
 int
 spill_refresh(struct spill *sp)
 {
-	if (!sp->given)
-		return spill_seek(sp, sp->from_t, sp->from_off);
-	return spill_seek(sp, sp->last_t, sp->last_off + 1);
+	return spill_cur_refresh(sp->cur);
 }

@@ -13,10 +13,12 @@
 struct proto_dec;
 struct proto_ev;
 struct spill;
+struct spill_cur;
 
 struct spill_stats {
 	uint64_t	 bytes;		/* on disk now */
 	uint64_t	 first, last;	/* event times kept */
+	uint64_t	 events;	/* kept */
 };
 
 struct spill	*spill_new(uint64_t, uint64_t, char **);
@@ -33,6 +35,21 @@ const char	*spill_error(const struct spill *);
 int		 spill_failed(const struct spill *);
 void		 spill_stats(const struct spill *, struct spill_stats *);
 
+/* A cursor of one's own: files may go while it reads. */
+struct spill_cur *spill_cur_new(const struct spill *);
+void		 spill_cur_free(struct spill_cur *);
+int		 spill_cur_seek(struct spill_cur *, uint64_t, uint64_t);
+size_t		 spill_cur_next(struct spill_cur *, struct proto_ev *, size_t);
+int		 spill_cur_more(const struct spill_cur *);
+int		 spill_cur_refresh(struct spill_cur *);
+void		 spill_cur_rest(struct spill_cur *);
+int		 spill_cur_failed(const struct spill_cur *);
+const char	*spill_cur_error(const struct spill_cur *);
+const struct proto_dec *spill_cur_dec(struct spill_cur *);
+uint64_t	 spill_cur_events(const struct spill_cur *);
+int		 spill_cur_readers(const struct spill_cur *);
+
+/* The spill's own cursor (redo.c's): the files it reads stay. */
 int		 spill_seek(struct spill *, uint64_t, uint64_t);
 size_t		 spill_next(struct spill *, struct proto_ev *, size_t);
 int		 spill_more(const struct spill *);
