@@ -257,10 +257,6 @@ model_apply(struct model *m, const struct proto_ev *ev)
 	model_apply_until(m, ev, 1, UINT64_MAX);
 }
 
-
-
-
-
 void
 model_reset_window(struct model *m)
 {

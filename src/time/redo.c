@@ -102,7 +102,7 @@ struct redo {
 	int		 ns, s0;
 
 	struct redo_stats st;
-	struct proto_ev	 ev[REDO_N];
+	const struct proto_ev *ev[REDO_N];	/* in the history's files */
 };
 
 static int	redo_hold(struct redo *, uint64_t);
@@ -431,7 +431,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 	size_t		 n, k;
 
 	for (;;) {
-		n = spill_next(r->sp, r->ev, REDO_N);
+		n = spill_next_p(r->sp, r->ev, REDO_N);
 		if (n == 0 && spill_failed(r->sp)) {
 			redo_give_up(r, spill_error(r->sp));
 			return 0;
@@ -480,23 +480,23 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			return 0;
 		}
 		r->st.reapplied += n;
-		r->given_t = r->ev[n - 1].time;
-		r->given_off = r->ev[n - 1].off;
-		for (k = 0; k < n && !r->tail && r->ev[k].time <= r->horizon;
+		r->given_t = r->ev[n - 1]->time;
+		r->given_off = r->ev[n - 1]->off;
+		for (k = 0; k < n && !r->tail && r->ev[k]->time <= r->horizon;
 		    k++)
 			;
-		model_apply_sorted(r->m, r->ev, k);
+		model_apply_sorted_p(r->m, r->ev, k);
 		r->since_ckpt += k;
 		if (k < n) {
 			/* The newest go through the buffer, as events
 			 * arriving do, for those still to come. */
 			r->tail = 1;
-			(void)model_apply_until(r->m, r->ev + k, n - k,
-			    UINT64_MAX);
+			for (; k < n; k++)
+				model_apply(r->m, r->ev[k]);
 		}
 		if (redo_due(r))
 			redo_checkpoint(r);
-		spill_pin(r->sp, r->ev[n - 1].time);
+		spill_pin(r->sp, r->ev[n - 1]->time);
 		if (budget > 0 && source_now() - start >= budget)
 			return 1;
 	}
@@ -519,12 +519,12 @@ redo_until(struct redo *r, uint64_t t)
 {
 	size_t		 n, k;
 
-	while ((n = spill_next(r->sp, r->ev, REDO_N)) > 0) {
-		for (k = 0; k < n && r->ev[k].time < t; k++)
+	while ((n = spill_next_p(r->sp, r->ev, REDO_N)) > 0) {
+		for (k = 0; k < n && r->ev[k]->time < t; k++)
 			;
-		model_apply_sorted(r->m, r->ev, k);
+		model_apply_sorted_p(r->m, r->ev, k);
 		if (k < n)
-			return spill_seek(r->sp, r->ev[k].time, r->ev[k].off);
+			return spill_seek(r->sp, r->ev[k]->time, r->ev[k]->off);
 	}
 	return 0;
 }

@@ -770,8 +770,11 @@ spill_fill(struct spill_cur *c, struct spill_rd *r)
 		 * since (the file grows while a run reads it) come anew. */
 		for (j = k = 0; k < r->n; k++) {
 			r->ev[k].off = r->base + (r->ev[k].off - hlen);
-			if (r->ev[k].off < r->base + r->covered)
-				r->ev[j++] = r->ev[k];
+			if (r->ev[k].off >= r->base + r->covered)
+				continue;
+			if (j != k)
+				r->ev[j] = r->ev[k];
+			j++;
 		}
 		r->n = j;
 	} while (j == 0);
@@ -801,16 +804,18 @@ spill_cur_prune(struct spill_cur *c)
  * until the next call.
  */
 size_t
-spill_cur_next(struct spill_cur *c, struct proto_ev *out, size_t max)
+spill_cur_next_p(struct spill_cur *c, const struct proto_ev **out,
+    size_t max)
 {
 	struct spill_rd	*r, *best;
-	uint64_t	 t, o, bt = 0, bo = 0;
+	uint64_t	 t, o, bt = 0, bo = 0, st = 0, so = 0;
 	size_t		 n = 0;
-	int		 i, w;
+	int		 i, w, two;
 
 	spill_cur_prune(c);
 	while (n < max && !c->bad) {
 		best = NULL;
+		two = 0;	/* (st, so): the next head after best's */
 		for (i = 0; i < c->nact; i++) {
 			r = c->act[i];
 			if (r->i == r->n) {
@@ -825,35 +830,70 @@ spill_cur_next(struct spill_cur *c, struct proto_ev *out, size_t max)
 			t = r->ev[r->i].time;
 			o = r->ev[r->i].off;
 			if (best == NULL || t < bt || (t == bt && o < bo)) {
+				if (best != NULL) {
+					st = bt;
+					so = bo;
+					two = 1;
+				}
 				best = r;
 				bt = t;
 				bo = o;
+			} else if (!two || t < st || (t == st && o < so)) {
+				st = t;
+				so = o;
+				two = 1;
 			}
 		}
 		/* The next file not yet open, if its events may come first:
 		 * open it, then look again. */
-		if (c->lz < c->nlazy && (r = c->lazy[c->lz],
-		    best == NULL || r->lb < bt || (r->lb == bt &&
-		    r->base < bo))) {
-			c->lz++;
-			if ((w = spill_wake(c, r)) < 0) {
-				c->bad = 1;
-				break;
+		if (c->lz < c->nlazy) {
+			r = c->lazy[c->lz];
+			if (best == NULL || r->lb < bt || (r->lb == bt &&
+			    r->base < bo)) {
+				c->lz++;
+				if ((w = spill_wake(c, r)) < 0) {
+					c->bad = 1;
+					break;
+				}
+				if (w == 0)
+					c->act[c->nact++] = r;
+				continue;
 			}
-			if (w == 0)
-				c->act[c->nact++] = r;
-			continue;
+			if (!two || r->lb < st || (r->lb == st &&
+			    r->base < so)) {
+				st = r->lb;
+				so = r->base;
+				two = 1;
+			}
 		}
 		if (best == NULL)
 			break;
-		out[n++] = best->ev[best->i++];
+		/* Best's events while they come before any other file's. */
+		do
+			out[n++] = &best->ev[best->i++];
+		while (n < max && best->i < best->n && (!two ||
+		    best->ev[best->i].time < st || (best->ev[best->i].time ==
+		    st && best->ev[best->i].off < so)));
 	}
 out:
 	if (n > 0) {
-		c->last_t = out[n - 1].time;
-		c->last_off = out[n - 1].off;
+		c->last_t = out[n - 1]->time;
+		c->last_off = out[n - 1]->off;
 		c->given = 1;
 	}
+	return n;
+}
+
+/* The same, copied; the payloads they borrow last until the next call. */
+size_t
+spill_cur_next(struct spill_cur *c, struct proto_ev *out, size_t max)
+{
+	const struct proto_ev	*p[SPILL_N];
+	size_t			 i, n;
+
+	n = spill_cur_next_p(c, p, max < SPILL_N ? max : SPILL_N);
+	for (i = 0; i < n; i++)
+		out[i] = *p[i];
 	return n;
 }
 
@@ -934,9 +974,9 @@ spill_seek(struct spill *sp, uint64_t t, uint64_t off)
 }
 
 size_t
-spill_next(struct spill *sp, struct proto_ev *out, size_t max)
+spill_next_p(struct spill *sp, const struct proto_ev **out, size_t max)
 {
-	size_t	n = spill_cur_next(sp->cur, out, max);
+	size_t	n = spill_cur_next_p(sp->cur, out, max);
 
 	if (n == 0 && sp->cur->bad)
 		snprintf(sp->err, sizeof sp->err, "%s", sp->cur->err);

@@ -40,6 +40,8 @@ struct spill_cur *spill_cur_new(const struct spill *);
 void		 spill_cur_free(struct spill_cur *);
 int		 spill_cur_seek(struct spill_cur *, uint64_t, uint64_t);
 size_t		 spill_cur_next(struct spill_cur *, struct proto_ev *, size_t);
+size_t		 spill_cur_next_p(struct spill_cur *, const struct proto_ev **,
+		     size_t);
 int		 spill_cur_more(const struct spill_cur *);
 int		 spill_cur_refresh(struct spill_cur *);
 void		 spill_cur_rest(struct spill_cur *);
@@ -51,7 +53,7 @@ int		 spill_cur_readers(const struct spill_cur *);
 
 /* The spill's own cursor (redo.c's): the files it reads stay. */
 int		 spill_seek(struct spill *, uint64_t, uint64_t);
-size_t		 spill_next(struct spill *, struct proto_ev *, size_t);
+size_t		 spill_next_p(struct spill *, const struct proto_ev **, size_t);
 int		 spill_more(const struct spill *);
 int		 spill_refresh(struct spill *);
 void		 spill_rest(struct spill *);
