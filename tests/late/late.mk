@@ -51,3 +51,12 @@ check-late-tui: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench
 
 CHECKS	+= check-late check-late-san check-late-tui
 .PHONY: check-late check-late-san check-late-tui
+
+# What late events cost on the real program's logs (make bench records
+# them): re-applying against --batch, in the same run.
+bench-late: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod $(BENCH_GHC_LOGS)
+	tests/late/bench-late.sh ./evtop $(LATE_DIR)/delay \
+	    build/tests/sources/fakeprod $(BENCH_GHC_LOGS)
+
+BENCHES += bench-late
+.PHONY: bench-late
