@@ -1,6 +1,10 @@
 /*
  * evlist.c: a file's events as `evtop show` lines, at any place in the
- * reader's order, forwards and backwards, and a search through them.
+ * reader's order, forwards and backwards, and a search through them; or
+ * a live source's history's (spill.c), read with a cursor of its own.
+ * Both are behind struct evl_src (seek to a place, the next events, the
+ * event types, how many there are), and everything above it is one code
+ * path: a place is (time, stream offset) in either.
  *
  * The reader only goes forwards, from any (time, offset) on, and
  * reader_seek() is cheap; so the events before a place are found by
@@ -15,15 +19,30 @@
 #include <string.h>
 
 #include "time/evlist.h"
+#include "time/spill.h"
 
 #define EVL_BATCH	256		/* events asked of the reader at once */
 #define EVL_LINE	(1 << 20)	/* the longest line there is */
 #define EVL_BACK_MAX	4096		/* events evl_back() counts back */
 #define EVL_SPAN	(1000 * 1000)	/* ns first tried back: 1 ms */
 
+struct evl;
+
+/* Where the events come from. */
+struct evl_src {
+	int		 (*seek)(struct evl *, struct evl_pos);
+	size_t		 (*next)(struct evl *, struct proto_ev *, size_t);
+	int		 (*stale)(const struct evl *);	/* seek again */
+	const struct proto_dec *(*dec)(struct evl *);	/* NULL: none yet */
+	uint64_t	 (*events)(const struct evl *);
+	const char	*(*error)(const struct evl *);
+};
+
 struct evl {
+	const struct evl_src *src;
 	char		*path;
-	struct reader	*r;
+	struct reader	*r;		/* a file */
+	struct spill_cur *c;		/* or a history */
 	const struct proto_dec *dec;
 	struct proto_ev	 ev[EVL_BATCH];
 	char		*buf;		/* one line, formatted */
@@ -54,15 +73,117 @@ evl_before(const struct proto_ev *ev, struct evl_pos p)
 	return ev->time < p.time || (ev->time == p.time && ev->off < p.off);
 }
 
+/* A file, through a reader of its own. */
+static int
+evl_file_seek(struct evl *e, struct evl_pos pos)
+{
+	return reader_seek(e->r, pos.time, pos.off);
+}
+
+static size_t
+evl_file_next(struct evl *e, struct proto_ev *ev, size_t n)
+{
+	return reader_next_n(e->r, ev, n);
+}
+
+static int
+evl_file_stale(const struct evl *e)
+{
+	return 0;
+}
+
+static const struct proto_dec *
+evl_file_dec(struct evl *e)
+{
+	return reader_dec(e->r);
+}
+
+static uint64_t
+evl_file_events(const struct evl *e)
+{
+	return reader_events(e->r);
+}
+
+static const char *
+evl_file_error(const struct evl *e)
+{
+	return reader_error(e->r);
+}
+
+static const struct evl_src evl_file = {
+	evl_file_seek, evl_file_next, evl_file_stale, evl_file_dec,
+	evl_file_events, evl_file_error,
+};
+
+/* A live source's history, through a cursor of its own: bytes come and
+ * old files go between calls, so it is sought again after either. */
+static int
+evl_spill_seek(struct evl *e, struct evl_pos pos)
+{
+	return spill_cur_seek(e->c, pos.time, pos.off);
+}
+
+static size_t
+evl_spill_next(struct evl *e, struct proto_ev *ev, size_t n)
+{
+	return spill_cur_next(e->c, ev, n);
+}
+
+static int
+evl_spill_stale(const struct evl *e)
+{
+	return spill_cur_more(e->c);
+}
+
+static const struct proto_dec *
+evl_spill_dec(struct evl *e)
+{
+	return spill_cur_dec(e->c);
+}
+
+static uint64_t
+evl_spill_events(const struct evl *e)
+{
+	return spill_cur_events(e->c);
+}
+
+static const char *
+evl_spill_error(const struct evl *e)
+{
+	return spill_cur_error(e->c);
+}
+
+static const struct evl_src evl_spill = {
+	evl_spill_seek, evl_spill_next, evl_spill_stale, evl_spill_dec,
+	evl_spill_events, evl_spill_error,
+};
+
+static struct evl *
+evl_new(const struct evl_src *src, char **cause)
+{
+	struct evl	*e;
+
+	if ((e = calloc(1, sizeof *e)) == NULL ||
+	    (e->buf = malloc(EVL_LINE)) == NULL ||
+	    (e->ring = calloc(EVL_BACK_MAX, sizeof *e->ring)) == NULL) {
+		evl_free(e);
+		*cause = strdup("out of memory");
+		return NULL;
+	}
+	e->src = src;
+	e->span = EVL_SPAN;
+	e->state = EVL_IDLE;
+	return e;
+}
+
 struct evl *
 evl_open(const char *path, char **cause)
 {
 	struct evl	*e;
 
-	if ((e = calloc(1, sizeof *e)) == NULL ||
-	    (e->path = strdup(path)) == NULL ||
-	    (e->buf = malloc(EVL_LINE)) == NULL ||
-	    (e->ring = calloc(EVL_BACK_MAX, sizeof *e->ring)) == NULL) {
+	if ((e = evl_new(&evl_file, cause)) == NULL)
+		return NULL;
+	if ((e->path = strdup(path)) == NULL) {
 		evl_free(e);
 		*cause = strdup("out of memory");
 		return NULL;
@@ -72,8 +193,24 @@ evl_open(const char *path, char **cause)
 		return NULL;
 	}
 	e->dec = reader_dec(e->r);
-	e->span = EVL_SPAN;
-	e->state = EVL_IDLE;
+	return e;
+}
+
+/* A live source's history: its events as they are kept now, and as
+ * they come. */
+struct evl *
+evl_open_spill(const struct spill *sp, char **cause)
+{
+	struct evl	*e;
+
+	if ((e = evl_new(&evl_spill, cause)) == NULL)
+		return NULL;
+	if ((e->c = spill_cur_new(sp)) == NULL) {
+		evl_free(e);
+		*cause = strdup("out of memory");
+		return NULL;
+	}
+	e->dec = spill_cur_dec(e->c);
 	return e;
 }
 
@@ -83,6 +220,7 @@ evl_free(struct evl *e)
 	if (e == NULL)
 		return;
 	reader_free(e->r);
+	spill_cur_free(e->c);
 	evl_query_free(e->q);
 	free(e->ring);
 	free(e->buf);
@@ -96,21 +234,43 @@ evl_path(const struct evl *e)
 	return e->path;
 }
 
+/* Events in the file, or kept in the history now. */
 uint64_t
 evl_events(const struct evl *e)
 {
-	return reader_events(e->r);
+	return e->src->events(e);
 }
 
-/* Go to pos, unless the reader is there (some readers seek slowly). */
+/* Whether there are event types to print with (a history has none
+ * before its first header). */
+static int
+evl_ready(struct evl *e)
+{
+	e->dec = e->src->dec(e);
+	return e->dec != NULL;
+}
+
+/* Go to pos, unless the reader is there (some readers seek slowly) and
+ * nothing changed under it. */
 static int
 evl_seek(struct evl *e, struct evl_pos pos)
 {
-	if (e->at_ok && e->at.time == pos.time && e->at.off == pos.off)
+	if (e->at_ok && e->at.time == pos.time && e->at.off == pos.off &&
+	    !e->src->stale(e))
 		return 0;
 	e->at = pos;
-	e->at_ok = reader_seek(e->r, pos.time, pos.off) == 0;
+	e->at_ok = e->src->seek(e, pos) == 0 && evl_ready(e);
 	return e->at_ok ? 0 : -1;
+}
+
+/* Idle: a history's readers go (a megabyte each); the next read seeks. */
+void
+evl_rest(struct evl *e)
+{
+	if (e->c == NULL)
+		return;
+	spill_cur_rest(e->c);
+	e->at_ok = 0;
 }
 
 /* The reader gave these events and nothing after them. */
@@ -143,10 +303,10 @@ evl_read(struct evl *e, struct evl_pos pos, struct evl_line *out, size_t n)
 {
 	size_t	k = 0, got, i, len;
 
-	if (e->dec == NULL || evl_seek(e, pos) == -1)
+	if (evl_seek(e, pos) == -1)
 		return 0;
 	while (k < n) {
-		got = reader_next_n(e->r, e->ev, n - k < EVL_BATCH ? n - k :
+		got = e->src->next(e, e->ev, n - k < EVL_BATCH ? n - k :
 		    EVL_BATCH);
 		if (got == 0)
 			break;
@@ -176,7 +336,7 @@ evl_back(struct evl *e, struct evl_pos pos, size_t n, struct evl_pos *first)
 
 	if (n > EVL_BACK_MAX)
 		n = EVL_BACK_MAX;
-	if (n == 0 || e->dec == NULL)
+	if (n == 0 || !evl_ready(e))
 		return 0;
 	for (;;) {
 		from.time = pos.time > span ? pos.time - span : 0;
@@ -185,7 +345,7 @@ evl_back(struct evl *e, struct evl_pos pos, size_t n, struct evl_pos *first)
 			return 0;
 		count = 0;
 		done = 0;
-		while (!done && (got = reader_next_n(e->r, e->ev,
+		while (!done && (got = e->src->next(e, e->ev,
 		    EVL_BATCH)) > 0) {
 			evl_gave(e, got);
 			for (i = 0; i < got; i++) {
@@ -241,7 +401,7 @@ evl_search(struct evl *e, const char *text, struct evl_pos pos, int dir)
 	e->dir = dir;
 	e->searched = 0;
 	e->whave = 0;
-	if (text[0] == '\0' || e->dec == NULL) {
+	if (text[0] == '\0' || !evl_ready(e)) {
 		e->state = EVL_NOT_FOUND;
 		return 0;
 	}
@@ -274,7 +434,7 @@ evl_step_fwd(struct evl *e, uint64_t budget)
 	long		len;
 
 	while (done < budget) {
-		if ((got = reader_next_n(e->r, e->ev, EVL_BATCH)) == 0) {
+		if ((got = e->src->next(e, e->ev, EVL_BATCH)) == 0) {
 			evl_end(e);
 			return 1;
 		}
@@ -311,7 +471,7 @@ evl_step_back(struct evl *e, uint64_t budget)
 	int		end = 0;
 
 	while (done < budget && !end) {
-		if ((got = reader_next_n(e->r, e->ev, EVL_BATCH)) == 0) {
+		if ((got = e->src->next(e, e->ev, EVL_BATCH)) == 0) {
 			end = 1;
 			break;
 		}
@@ -405,11 +565,12 @@ evl_searched(const struct evl *e)
 	return e->searched;
 }
 
-/* Why the file's events end early, or NULL. */
+/* Why the file's events end early (or the history could not be read),
+ * or NULL. */
 const char *
 evl_error(const struct evl *e)
 {
-	return reader_error(e->r);
+	return e->src->error(e);
 }
 
 const char *

@@ -3,9 +3,11 @@
  * `evtop show` prints them, read forwards and backwards, and a search
  * through their text that runs in slices of bounded work.
  *
- * It works on a file path with a reader of its own (src/read/reader.c), not on
- * the loop: a replayed file today, a live source's spill file later.  An
- * event's place in the reader's order is its (time, offset) pair.
+ * It works on a file path with a reader of its own (src/read/reader.c), or
+ * on a live source's history (src/time/spill.c) with a cursor of its own,
+ * never the loop's: a replayed file, or what a live source keeps.  An
+ * event's place in the order is its (time, offset) pair: the stream's
+ * offset for a history, which is a recording's of the same bytes.
  */
 #ifndef EVLIST_H
 #define EVLIST_H
@@ -43,10 +45,13 @@ enum evl_state {
 };
 
 struct evl;
+struct spill;
 
 /* evlist.c */
 struct evl	*evl_open(const char *, char **);
+struct evl	*evl_open_spill(const struct spill *, char **);
 void		 evl_free(struct evl *);
+void		 evl_rest(struct evl *);
 const char	*evl_path(const struct evl *);
 uint64_t	 evl_events(const struct evl *);
 size_t		 evl_read(struct evl *, struct evl_pos, struct evl_line *,

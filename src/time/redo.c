@@ -751,6 +751,14 @@ redo_now(struct redo *r)
 	redo_run(r, t, r->arr_any);
 }
 
+/* The history on disk, for readers with cursors of their own (the raw
+ * events). */
+const struct spill *
+redo_spill(const struct redo *r)
+{
+	return r->sp;
+}
+
 void
 redo_stats(const struct redo *r, struct redo_stats *st)
 {

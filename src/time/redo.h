@@ -17,6 +17,7 @@ struct model;
 struct proto_dec;
 struct proto_ev;
 struct redo;
+struct spill;
 
 struct redo_stats {
 	int		 on;		/* a history is kept */
@@ -52,5 +53,6 @@ int		 redo_view(struct redo *, uint64_t, const char **);
 int		 redo_range(struct redo *, uint64_t, uint64_t, const char **);
 void		 redo_now(struct redo *);
 void		 redo_stats(const struct redo *, struct redo_stats *);
+const struct spill *redo_spill(const struct redo *);
 
 #endif

@@ -894,6 +894,17 @@ spill_cur_dec(struct spill_cur *c)
 	return c->dec;
 }
 
+/* Readers open: a megabyte of tables each. */
+int
+spill_cur_readers(const struct spill_cur *c)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < SPILL_SEGS; i++)
+		n += c->rd[i].rd != NULL;
+	return n;
+}
+
 /* Events kept now (what spill_stats() says). */
 uint64_t
 spill_cur_events(const struct spill_cur *c)

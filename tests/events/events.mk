@@ -18,9 +18,32 @@ build/tests/events/t_evlist: tests/events/t_evlist.c tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h
+build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
 	@mkdir -p $(@D)
 	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
+
+# Over a live source's history (t_evlive.c): the fixtures; a 1 MB log
+# for files dropped under a reading cursor; the same with capability 1's
+# blocks 20 blocks late, for redo.c reading while the pane's cursor does.
+EVLIVE_DIR := build/tests/events
+EVLIVE_LOGS := $(EVLIVE_DIR)/long.eventlog $(EVLIVE_DIR)/late.eventlog
+EVLIVE_ARGS = -d $(EVLIVE_DIR)/long.eventlog -r $(EVLIVE_DIR)/late.eventlog \
+	$(wildcard tests/fixtures/*.eventlog)
+
+build/tests/events/t_evlive: tests/events/t_evlive.c tests/tap.h $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+build/tests/events/san-t_evlive: tests/events/t_evlive.c tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
+	@mkdir -p $(@D)
+	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
+
+$(EVLIVE_DIR)/long.eventlog: build/bench/mklog tests/fixtures/gc.eventlog
+	@mkdir -p $(@D)
+	build/bench/mklog tests/fixtures/gc.eventlog $@ 1 2>/dev/null
+
+$(EVLIVE_DIR)/late.eventlog: $(EVLIVE_DIR)/long.eventlog build/tests/late/delay
+	build/tests/late/delay --cap 1 --blocks 20 $< $@
 
 build/tests/events/bench-search: tests/events/bench-search.c $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -36,22 +59,30 @@ build/tests/events/san-t_pane_events: tests/events/t_pane_events.c tests/tap.h t
 	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
 # Failures show in full; the last line is the summary.
-check-events: evtop build/tests/events/t_evlist build/tests/events/t_pane_events $(EVENTS_CUT)
+check-events: evtop build/tests/events/t_evlist build/tests/events/t_pane_events build/tests/events/t_evlive $(EVLIVE_LOGS) $(EVENTS_CUT)
 	@build/tests/events/t_evlist ./evtop $(EVENTS_FILES) $(EVENTS_CUT) \
 	    >build/tests/events/t_evlist.out || \
 	    { grep -v '^ok' build/tests/events/t_evlist.out; exit 1; }
 	@grep '^#' build/tests/events/t_evlist.out | tail -1
 	@tail -1 build/tests/events/t_evlist.out
+	@build/tests/events/t_evlive ./evtop $(EVLIVE_ARGS) \
+	    >build/tests/events/t_evlive.out || \
+	    { grep -v '^ok' build/tests/events/t_evlive.out; exit 1; }
+	@echo "live history: $$(tail -1 build/tests/events/t_evlive.out)"
 	@build/tests/events/t_pane_events $(EVENTS_FILES) \
 	    >build/tests/events/t_pane_events.out || \
 	    { grep -v '^ok' build/tests/events/t_pane_events.out; exit 1; }
 	@tail -1 build/tests/events/t_pane_events.out
 
-check-events-san: evtop build/tests/events/san-t_evlist build/tests/events/san-t_pane_events $(EVENTS_CUT)
+check-events-san: evtop build/tests/events/san-t_evlist build/tests/events/san-t_pane_events build/tests/events/san-t_evlive $(EVLIVE_LOGS) $(EVENTS_CUT)
 	@build/tests/events/san-t_evlist -p 100000 ./evtop $(EVENTS_FILES) $(EVENTS_CUT) \
 	    >build/tests/events/san-t_evlist.out || \
 	    { grep -v '^ok' build/tests/events/san-t_evlist.out; exit 1; }
 	@echo "ASan/UBSan: $$(tail -1 build/tests/events/san-t_evlist.out)"
+	@build/tests/events/san-t_evlive ./evtop $(EVLIVE_ARGS) \
+	    >build/tests/events/san-t_evlive.out || \
+	    { grep -v '^ok' build/tests/events/san-t_evlive.out; exit 1; }
+	@echo "ASan/UBSan, live history: $$(tail -1 build/tests/events/san-t_evlive.out)"
 	@build/tests/events/san-t_pane_events $(EVENTS_FILES) \
 	    >build/tests/events/san-t_pane_events.out || \
 	    { grep -v '^ok' build/tests/events/san-t_pane_events.out; exit 1; }
