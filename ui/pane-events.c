@@ -25,6 +25,7 @@
 #define PE_ROWS		256		/* lines a page can show */
 #define PE_SLICE	32768		/* events a step of the search */
 #define PE_SLICE_NS	(6 * 1000 * 1000)	/* work a slice at most */
+#define PE_IDLE_NS	(5ull * 1000 * 1000 * 1000)	/* then readers go */
 
 struct pane_events {
 	struct view	*view;
@@ -46,6 +47,8 @@ struct pane_events {
 	int		 tail;		/* following the newest events */
 	uint64_t	 went;		/* the display's time last gone to */
 	int		 older;		/* went to before the history kept */
+	uint64_t	 drawn;		/* when last drawn (pe_clock()) */
+	int		 rested;	/* the history's readers let go since */
 
 	/* What is shown: the first line, and the selected event. */
 	int		 have;		/* top and sel are set */
@@ -432,6 +435,8 @@ pe_draw_empty(struct pane_events *e, struct lines *l)
 	lines_put(l, 0, 1, LINES_DIM, buf, l->width - 1);
 }
 
+static uint64_t	pe_clock(void);
+
 static void
 pane_events_render(struct pane *p, const struct model *m, struct lines *l)
 {
@@ -439,6 +444,10 @@ pane_events_render(struct pane *p, const struct model *m, struct lines *l)
 	size_t			 n, i;
 	int			 rows = l->height - 1;
 
+	if (e != NULL) {
+		e->drawn = pe_clock();
+		e->rested = 0;
+	}
 	if (e == NULL || pe_evl(e) == NULL) {
 		lines_put(l, 0, 1, LINES_DIM, e != NULL ? e->why :
 		    "out of memory", l->width - 1);
@@ -647,8 +656,16 @@ pane_events_work(struct pane *p)
 	char			 t[FMT_MAX];
 	const char		*err;
 
-	if (!pane_events_busy(p))
+	if (!pane_events_busy(p)) {
+		/* Not shown for a while: a history's readers (a megabyte of
+		 * tables each, and their pages) go until it is again. */
+		if (e != NULL && e->evl != NULL && e->live && !e->rested &&
+		    pe_clock() - e->drawn > PE_IDLE_NS) {
+			evl_rest(e->evl);
+			e->rested = 1;
+		}
 		return 0;
+	}
 	t0 = pe_clock();
 	do
 		st = evl_step(e->evl, PE_SLICE);
