@@ -66,6 +66,7 @@ enum evtop_conn {
 	EVTOP_CONN_DONE,	/* a file replayed to its end */
 };
 
+struct spill;
 struct tl;
 
 /* What the loop tells the UI, besides the model. */
@@ -108,6 +109,10 @@ struct evtop_status {
 	uint64_t	 view_ns;
 	uint64_t	 lag_ns;	/* wall now - wall of the newest shown */
 	int		 lag_known;
+	/* The history itself, for the raw events' own reading (time/spill.h;
+	 * NULL: none kept, --history 0), and why it stopped, or NULL. */
+	const struct spill *spill;
+	const char	*history_error;
 	/* Wall clock now, ns since the epoch, from the loop. */
 	uint64_t	 wall_ns;
 	/* The run's summary for the timeline (time/tl.h), or NULL. */

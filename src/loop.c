@@ -711,6 +711,8 @@ loop_status_live(struct loop *l, struct evtop_status *st)
 	st->correcting = rs.busy;
 	st->viewing = rs.viewing;
 	st->view_ns = rs.view_ns;
+	st->spill = redo_spill(l->redo);
+	st->history_error = rs.error;
 }
 
 static void

@@ -1,13 +1,18 @@
 /*
  * pane-events.c: the raw events around the time cursor, one a line as
  * `evtop show` prints them (src/time/evlist.c), scrolled through the whole
- * file, and searched: `/` from the cursor on, `n` and `N` for the next and
- * the previous match.  The selected event is the shared time cursor: moving
- * it moves the timeline's, and the timeline's moves it.
+ * file or a live source's history, and searched: `/` from the cursor on,
+ * `n` and `N` for the next and the previous match.  The selected event is
+ * the shared time cursor: moving it moves the timeline's, and the
+ * timeline's moves it.
  *
  * The search runs in slices (pane_events_work(), from the loop through
  * view_work()) so keys are answered throughout; Esc cancels it.  The file
- * is opened with a reader of its own the first time the pane is drawn.
+ * is opened with a reader of its own the first time the pane is drawn; a
+ * history is read with a cursor of its own (never redo.c's).  Over a live
+ * source at now, with no cursor chosen, the pane follows the newest
+ * events as they come (End does it too); in the past the `g` view shows,
+ * the time held.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,15 +25,30 @@
 #define PE_ROWS		256		/* lines a page can show */
 #define PE_SLICE	32768		/* events a step of the search */
 #define PE_SLICE_NS	(6 * 1000 * 1000)	/* work a slice at most */
+#define PE_IDLE_NS	(5ull * 1000 * 1000 * 1000)	/* then readers go */
 
 struct pane_events {
 	struct view	*view;
-	/* From the loop's status (pane_events_status()). */
+	/* From the loop's status (pe_get()). */
 	const char	*source;
 	enum evtop_src_kind kind;
 	uint64_t	 now;		/* the display's event time */
 	struct evl	*evl;
 	char		 why[192];	/* why there is nothing to show */
+	/* A live source: its history. */
+	int		 live;
+	const struct spill *spill;
+	int		 history;	/* kept now */
+	const char	*history_error;
+	uint64_t	 first, last;	/* event times kept */
+	uint64_t	 hbytes;
+	int		 viewing;	/* the display is held in the past */
+	uint64_t	 seen_bytes, seen_last;	/* when last drawn */
+	int		 tail;		/* following the newest events */
+	uint64_t	 went;		/* the display's time last gone to */
+	int		 older;		/* went to before the history kept */
+	uint64_t	 drawn;		/* when last drawn (pe_clock()) */
+	int		 rested;	/* the history's readers let go since */
 
 	/* What is shown: the first line, and the selected event. */
 	int		 have;		/* top and sel are set */
@@ -71,6 +91,14 @@ pe_get(struct pane *p)
 		e->source = p->st->source;
 		e->kind = p->st->kind;
 		e->now = p->st->file_time;
+		e->live = e->kind != EVTOP_SRC_FILE;
+		e->spill = p->st->spill;
+		e->history = p->st->history;
+		e->history_error = p->st->history_error;
+		e->first = p->st->history_first;
+		e->last = p->st->history_last;
+		e->hbytes = p->st->history_bytes;
+		e->viewing = p->st->viewing;
 	}
 	return e;
 }
@@ -83,12 +111,18 @@ pe_evl(struct pane_events *e)
 
 	if (e->evl != NULL || e->why[0] != '\0')
 		return e->evl;
-	if (e->kind != EVTOP_SRC_FILE || e->source == NULL) {
-		snprintf(e->why, sizeof e->why, "raw events need a recorded "
-		    "file (a live source keeps no history yet)");
+	if (e->live && e->spill == NULL) {
+		snprintf(e->why, sizeof e->why, "no history kept (--history "
+		    "0): a live source's raw events come from it");
 		return NULL;
 	}
-	if ((e->evl = evl_open(e->source, &cause)) == NULL) {
+	if (!e->live && e->source == NULL) {
+		snprintf(e->why, sizeof e->why, "raw events need a file or a "
+		    "live source's history");
+		return NULL;
+	}
+	if ((e->evl = e->live ? evl_open_spill(e->spill, &cause) :
+	    evl_open(e->source, &cause)) == NULL) {
 		snprintf(e->why, sizeof e->why, "cannot read the events: %s",
 		    cause != NULL ? cause : "out of memory");
 		free(cause);
@@ -106,6 +140,7 @@ pe_same(struct evl_pos a, struct evl_pos b)
 static void
 pe_set_cursor(struct pane_events *e)
 {
+	e->older = 0;
 	e->cursor = e->sel.time;
 	if (e->view != NULL)
 		view_set_cursor(e->view, e->sel.time);
@@ -175,20 +210,94 @@ pe_goto_time(struct pane_events *e, uint64_t t, int rows)
 		e->sel = pos;
 	e->have = 1;
 	e->cursor = t;
+	e->went = t;
+	e->older = e->live && t < e->first;
 	pe_place(e, rows);
 }
 
-/* Follow the cursor when another pane moved it. */
+/* The last page, the newest event selected (and the cursor, if set). */
 static void
-pe_follow(struct pane_events *e, int rows)
+pe_end(struct pane_events *e, int rows, int set)
+{
+	struct evl_pos	first;
+	size_t		n;
+
+	if (evl_last(e->evl, (size_t)rows, &first) != 0)
+		return;
+	pe_top(e, first);
+	e->cached = 0;
+	if ((n = pe_fill(e, rows)) == 0)
+		return;
+	e->have = 1;
+	e->older = 0;
+	e->sel = e->line[n - 1].pos;
+	if (set)
+		pe_set_cursor(e);
+}
+
+/*
+ * Bytes came to the history, or its oldest went: the page is read again
+ * (a late event may belong on it), the selected event kept on its row.
+ */
+static void
+pe_refresh(struct pane_events *e)
+{
+	struct evl_pos	first;
+	size_t		i, row, k;
+
+	row = (size_t)(e->page / 3);
+	for (i = 0; i < e->nline && e->cached; i++)
+		if (pe_same(e->line[i].pos, e->sel))
+			row = i;
+	e->cached = 0;
+	if (!e->have || e->tail)
+		return;		/* the newest are read again anyway */
+	k = row > 0 ? evl_back(e->evl, e->sel, row, &first) : 0;
+	pe_top(e, k > 0 ? first : e->sel);
+}
+
+/*
+ * Follow the cursor when another pane moved it; with none chosen, the
+ * display's time (a file's when first shown; a live source's newest
+ * events as they come, or the past time it holds).
+ */
+static void
+pe_follow(struct pane_events *e, int rows, int changed)
 {
 	uint64_t	c = e->view != NULL ? view_cursor(e->view) :
 			    VIEW_NO_CURSOR;
 
-	if (!e->have)
-		pe_goto_time(e, c != VIEW_NO_CURSOR ? c : e->now, rows);
-	else if (c != VIEW_NO_CURSOR && c != e->cursor)
+	if (e->viewing)
+		e->tail = 0;
+	if (c != VIEW_NO_CURSOR && (!e->have || c != e->cursor)) {
+		e->tail = 0;
 		pe_goto_time(e, c, rows);
+	} else if (c == VIEW_NO_CURSOR && e->live && !e->viewing) {
+		if (!e->have || !e->tail || changed)
+			pe_end(e, rows, 0);
+		e->tail = 1;
+	} else if (c == VIEW_NO_CURSOR && (!e->have || (e->live &&
+	    e->now != e->went)))
+		pe_goto_time(e, e->now, rows);
+	else if (e->tail && changed)
+		pe_end(e, rows, 1);	/* End at now: the cursor follows */
+}
+
+/* What this frame's status says, taken once (the title is drawn first):
+ * bytes came, the cursor moved. */
+static void
+pe_sync(struct pane_events *e, int rows)
+{
+	int	changed = 0;
+
+	if (e->live && (e->hbytes != e->seen_bytes || e->last !=
+	    e->seen_last)) {
+		e->seen_bytes = e->hbytes;
+		e->seen_last = e->last;
+		pe_refresh(e);
+		changed = 1;
+	}
+	pe_follow(e, rows, changed);
 }
 
 static int
@@ -202,9 +311,11 @@ pane_events_title(struct pane *p, const struct model *m, char *buf,
     size_t size)
 {
 	struct pane_events	*e = pe_get(p);
-	char			 t[FMT_MAX];
+	char			 t[FMT_MAX], f[FMT_MAX], l[FMT_MAX];
 	uint64_t		 c;
 
+	if (e != NULL && e->evl != NULL && e->page > 0)
+		pe_sync(e, e->page);
 	if (e == NULL || e->evl == NULL || !e->have) {
 		snprintf(buf, size, "as evtop show prints them");
 		return;
@@ -213,9 +324,16 @@ pane_events_title(struct pane *p, const struct model *m, char *buf,
 	c = e->view != NULL ? view_cursor(e->view) : VIEW_NO_CURSOR;
 	if (c == VIEW_NO_CURSOR)
 		c = e->sel.time;
-	snprintf(buf, size, "cursor %s  (%llu ns)  %llu events in the file",
-	    fmt_time(t, c), (unsigned long long)c,
-	    (unsigned long long)evl_events(e->evl));
+	if (!e->live) {
+		snprintf(buf, size, "cursor %s  (%llu ns)  %llu events in the "
+		    "file", fmt_time(t, c), (unsigned long long)c,
+		    (unsigned long long)evl_events(e->evl));
+		return;
+	}
+	snprintf(buf, size, "%s %s  (%llu ns)  %llu events in the history, "
+	    "%s-%s", e->tail ? "newest" : "cursor", fmt_time(t, c),
+	    (unsigned long long)c, (unsigned long long)evl_events(e->evl),
+	    fmt_time(f, e->first), fmt_time(l, e->last));
 }
 
 /* One event's line, the query's matches highlighted. */
@@ -263,7 +381,7 @@ pe_draw_line(struct pane_events *e, struct lines *l, int y,
 static void
 pe_draw_status(struct pane_events *e, struct lines *l, int y)
 {
-	char		buf[256], t[FMT_MAX];
+	char		buf[256], t[FMT_MAX], f[FMT_MAX];
 	enum evl_state	st = evl_state(e->evl);
 	uint64_t	total = evl_events(e->evl);
 
@@ -283,11 +401,41 @@ pe_draw_status(struct pane_events *e, struct lines *l, int y)
 		    e->msg, l->width);
 		return;
 	}
-	snprintf(buf, sizeof buf, "event time %s   / search   n N next, "
+	/* Asked for, or dropped since: older than the history. */
+	if (e->live && (e->older || (e->have && e->sel.time < e->first))) {
+		snprintf(buf, sizeof buf, "%s is older than the history kept, "
+		    "from %s (--history): its first events are shown",
+		    fmt_time(t, e->older ? e->went : e->sel.time), fmt_time(f,
+		    e->first));
+		lines_put(l, y, 0, LINES_WARN, buf, l->width);
+		return;
+	}
+	snprintf(buf, sizeof buf, "event time %s%s   / search   n N next, "
 	    "previous match   Up Down PgUp PgDn Home End", fmt_time(t,
-	    e->sel.time));
+	    e->sel.time), e->tail ? " (newest, following)" : "");
 	lines_put(l, y, 0, LINES_DIM, buf, l->width);
 }
+
+/* Nothing to show: why. */
+static void
+pe_draw_empty(struct pane_events *e, struct lines *l)
+{
+	char	buf[256];
+
+	if (!e->live)
+		snprintf(buf, sizeof buf, "no events in the file");
+	else if (e->history_error != NULL)
+		snprintf(buf, sizeof buf, "no history is kept of this "
+		    "connection: %s", e->history_error);
+	else if (!e->history)
+		snprintf(buf, sizeof buf, "no history yet: it starts with the "
+		    "stream's header");
+	else
+		snprintf(buf, sizeof buf, "no events in the history yet");
+	lines_put(l, 0, 1, LINES_DIM, buf, l->width - 1);
+}
+
+static uint64_t	pe_clock(void);
 
 static void
 pane_events_render(struct pane *p, const struct model *m, struct lines *l)
@@ -296,6 +444,10 @@ pane_events_render(struct pane *p, const struct model *m, struct lines *l)
 	size_t			 n, i;
 	int			 rows = l->height - 1;
 
+	if (e != NULL) {
+		e->drawn = pe_clock();
+		e->rested = 0;
+	}
 	if (e == NULL || pe_evl(e) == NULL) {
 		lines_put(l, 0, 1, LINES_DIM, e != NULL ? e->why :
 		    "out of memory", l->width - 1);
@@ -306,11 +458,10 @@ pane_events_render(struct pane *p, const struct model *m, struct lines *l)
 	if (rows > PE_ROWS)
 		rows = PE_ROWS;
 	e->page = rows;
-	pe_follow(e, rows);
+	pe_sync(e, rows);
 	n = pe_fill(e, rows);
 	if (n == 0) {
-		lines_put(l, 0, 1, LINES_DIM, "no events in the file",
-		    l->width - 1);
+		pe_draw_empty(e, l);
 		return;
 	}
 	for (i = 0; i < n && i < (size_t)rows; i++)
@@ -328,6 +479,7 @@ pe_move(struct pane_events *e, long d)
 	size_t		 n, i, k;
 	int		 rows = e->page > 0 ? e->page : 1;
 
+	e->tail = 0;
 	if (d > 0) {
 		/* Read from sel on: d + rows lines say where to go. */
 		n = evl_read(e->evl, e->sel, e->line, (size_t)d + 1 >
@@ -358,24 +510,25 @@ pe_move(struct pane_events *e, long d)
 	pe_fill(e, rows);
 }
 
+/* Home: the first event; End: the last (at a live source's now: the
+ * newest, followed as they come). */
 static void
 pe_home_end(struct pane_events *e, int end)
 {
-	struct evl_pos	first, zero = { 0, 0 };
+	struct evl_pos	zero = { 0, 0 };
 	struct evl_line	l;
 	int		rows = e->page > 0 ? e->page : 1;
 
+	e->tail = 0;
 	if (end) {
-		if (evl_last(e->evl, 1, &e->sel) != 0)
-			return;
-		if (evl_last(e->evl, (size_t)rows, &first) == 0)
-			pe_top(e, first);
-	} else {
-		if (evl_read(e->evl, zero, &l, 1) != 1)
-			return;
-		e->sel = l.pos;
-		pe_top(e, l.pos);
+		pe_end(e, rows, 1);
+		e->tail = e->live && !e->viewing;
+		return;
 	}
+	if (evl_read(e->evl, zero, &l, 1) != 1)
+		return;
+	e->sel = l.pos;
+	pe_top(e, l.pos);
 	pe_set_cursor(e);
 	pe_fill(e, rows);
 }
@@ -395,6 +548,7 @@ pe_search(struct pane_events *e, const char *q, int dir)
 	}
 	if (dir > 0 && e->sel_past)
 		from.off++;
+	e->tail = 0;
 	e->dir = dir;
 	e->from = e->sel;
 	if (evl_search(e->evl, q, from, dir) == -1) {
@@ -502,8 +656,16 @@ pane_events_work(struct pane *p)
 	char			 t[FMT_MAX];
 	const char		*err;
 
-	if (!pane_events_busy(p))
+	if (!pane_events_busy(p)) {
+		/* Not shown for a while: a history's readers (a megabyte of
+		 * tables each, and their pages) go until it is again. */
+		if (e != NULL && e->evl != NULL && e->live && !e->rested &&
+		    pe_clock() - e->drawn > PE_IDLE_NS) {
+			evl_rest(e->evl);
+			e->rested = 1;
+		}
 		return 0;
+	}
 	t0 = pe_clock();
 	do
 		st = evl_step(e->evl, PE_SLICE);

@@ -33,6 +33,7 @@ struct evl_src {
 	int		 (*seek)(struct evl *, struct evl_pos);
 	size_t		 (*next)(struct evl *, struct proto_ev *, size_t);
 	int		 (*stale)(const struct evl *);	/* seek again */
+	uint64_t	 (*last)(struct evl *);	/* the newest time, or MAX */
 	const struct proto_dec *(*dec)(struct evl *);	/* NULL: none yet */
 	uint64_t	 (*events)(const struct evl *);
 	const char	*(*error)(const struct evl *);
@@ -48,6 +49,9 @@ struct evl {
 	char		*buf;		/* one line, formatted */
 	struct evl_pos	*ring;		/* evl_back() */
 	uint64_t	 span;		/* ns evl_back() tried last */
+	int		 flast_ok;	/* a file's newest time is known */
+	uint64_t	 flast;
+	uint64_t	 work;		/* events taken from the source */
 
 	/* The search. */
 	enum evl_state	 state;
@@ -92,6 +96,37 @@ evl_file_stale(const struct evl *e)
 	return 0;
 }
 
+/*
+ * A file's newest event time, found once by halving: seeking is cheap
+ * for the single pass (not for the two, which are left to read back from
+ * further).
+ */
+static uint64_t
+evl_file_last(struct evl *e)
+{
+	struct proto_ev	ev;
+	uint64_t	lo = 0, hi = UINT64_MAX, mid;
+
+	if (e->flast_ok)
+		return e->flast;
+	if (!reader_lasting(e->r))
+		return UINT64_MAX;
+	e->at_ok = 0;		/* the reader moves */
+	/* An event at lo or later, none at hi or later. */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (reader_seek(e->r, mid, 0) != 0)
+			return UINT64_MAX;
+		if (reader_next_n(e->r, &ev, 1) == 1)
+			lo = ev.time;
+		else
+			hi = mid;
+	}
+	e->flast_ok = 1;
+	e->flast = lo;
+	return lo;
+}
+
 static const struct proto_dec *
 evl_file_dec(struct evl *e)
 {
@@ -111,8 +146,8 @@ evl_file_error(const struct evl *e)
 }
 
 static const struct evl_src evl_file = {
-	evl_file_seek, evl_file_next, evl_file_stale, evl_file_dec,
-	evl_file_events, evl_file_error,
+	evl_file_seek, evl_file_next, evl_file_stale, evl_file_last,
+	evl_file_dec, evl_file_events, evl_file_error,
 };
 
 /* A live source's history, through a cursor of its own: bytes come and
@@ -135,6 +170,12 @@ evl_spill_stale(const struct evl *e)
 	return spill_cur_more(e->c);
 }
 
+static uint64_t
+evl_spill_last(struct evl *e)
+{
+	return spill_cur_last(e->c);
+}
+
 static const struct proto_dec *
 evl_spill_dec(struct evl *e)
 {
@@ -154,8 +195,8 @@ evl_spill_error(const struct evl *e)
 }
 
 static const struct evl_src evl_spill = {
-	evl_spill_seek, evl_spill_next, evl_spill_stale, evl_spill_dec,
-	evl_spill_events, evl_spill_error,
+	evl_spill_seek, evl_spill_next, evl_spill_stale, evl_spill_last,
+	evl_spill_dec, evl_spill_events, evl_spill_error,
 };
 
 static struct evl *
@@ -263,6 +304,13 @@ evl_seek(struct evl *e, struct evl_pos pos)
 	return e->at_ok ? 0 : -1;
 }
 
+/* Events taken from the file or history so far: what reading cost. */
+uint64_t
+evl_work(const struct evl *e)
+{
+	return e->work;
+}
+
 /* Idle: a history's readers go (a megabyte each); the next read seeks. */
 void
 evl_rest(struct evl *e)
@@ -277,6 +325,7 @@ evl_rest(struct evl *e)
 static void
 evl_gave(struct evl *e, size_t n)
 {
+	e->work += n;
 	if (n > 0)
 		e->at = (struct evl_pos){ e->ev[n - 1].time,
 		    e->ev[n - 1].off + 1 };
@@ -330,7 +379,7 @@ size_t
 evl_back(struct evl *e, struct evl_pos pos, size_t n, struct evl_pos *first)
 {
 	struct evl_pos	 from;
-	uint64_t	 span = e->span, count;
+	uint64_t	 span = e->span, count, more, top = pos.time, last;
 	size_t		 got, i, k;
 	int		 done;
 
@@ -338,8 +387,12 @@ evl_back(struct evl *e, struct evl_pos pos, size_t n, struct evl_pos *first)
 		n = EVL_BACK_MAX;
 	if (n == 0 || !evl_ready(e))
 		return 0;
+	/* Back from the newest event, not from a time after it (the end's
+	 * place is the end of time). */
+	if ((last = e->src->last(e)) != UINT64_MAX && top > last)
+		top = last + 1;
 	for (;;) {
-		from.time = pos.time > span ? pos.time - span : 0;
+		from.time = top > span ? top - span : 0;
 		from.off = 0;
 		if (evl_seek(e, from) == -1)
 			return 0;
@@ -364,9 +417,10 @@ evl_back(struct evl *e, struct evl_pos pos, size_t n, struct evl_pos *first)
 		else
 			span *= 4;
 	}
-	/* Next time start from about what was needed. */
+	/* Next time start from about what was needed: halved as many
+	 * times as there were more than enough. */
 	e->span = span;
-	if (count > 4 * n && e->span > 1000)
+	for (more = count; more > 4 * n && e->span > 1000; more /= 2)
 		e->span /= 2;
 	k = count < n ? (size_t)count : n;
 	if (k > 0)

@@ -54,6 +54,7 @@ void		 evl_free(struct evl *);
 void		 evl_rest(struct evl *);
 const char	*evl_path(const struct evl *);
 uint64_t	 evl_events(const struct evl *);
+uint64_t	 evl_work(const struct evl *);
 size_t		 evl_read(struct evl *, struct evl_pos, struct evl_line *,
 		     size_t);
 size_t		 evl_back(struct evl *, struct evl_pos, size_t,

@@ -943,6 +943,16 @@ spill_cur_dec(struct spill_cur *c)
 	return c->dec;
 }
 
+/* The newest event time kept, or UINT64_MAX when none is. */
+uint64_t
+spill_cur_last(const struct spill_cur *c)
+{
+	struct spill_stats	st;
+
+	spill_stats(c->sp, &st);
+	return st.events > 0 ? st.last : UINT64_MAX;
+}
+
 /* Readers open: a megabyte of tables each. */
 int
 spill_cur_readers(const struct spill_cur *c)

@@ -49,6 +49,7 @@ int		 spill_cur_failed(const struct spill_cur *);
 const char	*spill_cur_error(const struct spill_cur *);
 const struct proto_dec *spill_cur_dec(struct spill_cur *);
 uint64_t	 spill_cur_events(const struct spill_cur *);
+uint64_t	 spill_cur_last(const struct spill_cur *);
 int		 spill_cur_readers(const struct spill_cur *);
 
 /* The spill's own cursor (redo.c's): the files it reads stay. */

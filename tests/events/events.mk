@@ -1,7 +1,8 @@
 # The raw events (src/time/evlist*.c): lines equal `evtop show`'s, read
 # forwards and backwards; the search's prefilter against the brute force
-# on every fixture and corpus log; the same under ASan and UBSan; the
-# search's speed against --batch.
+# on every fixture and corpus log; the same over a live source's history
+# (t_evlive.c, live.sh); the same under ASan and UBSan; the search's speed
+# against --batch.
 EVENTS_FILES = $(wildcard tests/fixtures/*.eventlog) $(wildcard $(CORPUS)/*.eventlog)
 # A GHC 9.6 log cut short in its IPE events (a recording cut, a live
 # history's newest file): read with two passes, each IPE framed with the
@@ -18,7 +19,7 @@ build/tests/events/t_evlist: tests/events/t_evlist.c tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h
+build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
 	@mkdir -p $(@D)
 	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
 
@@ -88,12 +89,16 @@ check-events-san: evtop build/tests/events/san-t_evlist build/tests/events/san-t
 	    { grep -v '^ok' build/tests/events/san-t_pane_events.out; exit 1; }
 	@echo "ASan/UBSan: $$(tail -1 build/tests/events/san-t_pane_events.out)"
 
-# Through tmux at 80x24 and 200x60 (skipped without tmux).
+# Through tmux at 80x24 and 200x60 (skipped without tmux): a file; a
+# live source's history (a slow producer, fakeprod).
 check-events-e2e: evtop
 	tests/events/e2e.sh
 
-CHECKS	+= check-events check-events-san check-events-e2e
-.PHONY: check-events check-events-san check-events-e2e
+check-events-live: evtop build/tests/sources/fakeprod build/bench/mklog
+	tests/events/live.sh ./evtop build/tests/sources/fakeprod build/bench/mklog
+
+CHECKS	+= check-events check-events-san check-events-e2e check-events-live
+.PHONY: check-events check-events-san check-events-e2e check-events-live
 
 # The whole log searched: for the last line (found once, at the end),
 # words no line holds, and a thread id that is not there.

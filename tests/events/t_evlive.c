@@ -380,9 +380,12 @@ check_read(const char *name, struct evl *e, const struct all *a)
 	if (a->n == 0)
 		return;
 
-	/* Random places, in random order: k on, and k back. */
+	/* Random places, in random order: k on, and k back; now and then
+	 * the readers let go, as when the pane is not shown. */
 	bad = 0;
 	for (t = 0; t < 300; t++) {
+		if (t % 37 == 0)
+			evl_rest(e);
 		i = (size_t)rand_r(&seed) % a->n;
 		k = 1 + (size_t)rand_r(&seed) % 12;
 		j = evl_read(e, a->pos[i], l, k);
@@ -397,7 +400,7 @@ check_read(const char *name, struct evl *e, const struct all *a)
 			bad++;
 	}
 	ok(bad == 0, "%s: 300 random places, forwards and back, as in the "
-	    "file", name);
+	    "file (the readers let go 9 times)", name);
 	ok(evl_back(e, a->pos[0], 3, &first) == 0, "%s: nothing before the "
 	    "first event", name);
 	at = a->pos[a->n - 1];
@@ -724,6 +727,36 @@ check_drops(const char *path, const struct all *a, const uint8_t *b,
 }
 
 /*
+ * The last page, then 20 events back one at a time, read from the file
+ * and over the history: a few spans' events, not the whole of it (End
+ * then Up once read it all from the start).
+ */
+static void
+check_cost(const char *name, struct evl *e, const struct all *a)
+{
+	struct evl_pos	p;
+	uint64_t	w;
+	size_t		i;
+	int		rc;
+
+	if (a->n < 2000)
+		return;
+	w = evl_work(e);
+	rc = evl_last(e, 30, &p);
+	w = evl_work(e) - w;
+	ok(rc == 0 && same_pos(p, a->pos[a->n - 30]) && w < a->n / 20,
+	    "%s: the last page, %llu events read of %zu", name,
+	    (unsigned long long)w, a->n);
+	w = evl_work(e);
+	for (i = 0; i < 20; i++)
+		evl_back(e, p, 1, &p);
+	w = evl_work(e) - w;
+	ok(same_pos(p, a->pos[a->n - 50]) && w < a->n / 20, "%s: then 20 "
+	    "back one at a time, %llu events read", name,
+	    (unsigned long long)w);
+}
+
+/*
  * 4 MiB kept, files of 64 KiB: a cursor reading all of it forwards has
  * few readers open at once; backwards a page at a time, the lines are the
  * file's.
@@ -778,6 +811,11 @@ check_readers(const char *path, const struct all *a, const uint8_t *b,
 		at = first;
 	}
 	ok(bad == 0 && back == 0, "%s: and backwards a page at a time", path);
+	check_cost(path, e, a);
+	evl_free(e);
+	if ((e = evl_open(path, &cause)) != NULL)
+		check_cost(path, e, a);
+	free(cause);
 	evl_free(e);
 	live_free(&lv);
 }

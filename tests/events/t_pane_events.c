@@ -4,17 +4,26 @@
  * around the cursor, follows the shared cursor, moves it with Up, Down,
  * PgUp, PgDn, Home and End, and / n N search (run in slices as the loop
  * runs them) land on the matches the brute force finds, highlighted; Esc
- * cancels; a live source is told why there is nothing.
+ * cancels.
+ *
+ * Over a live source's history (a spill fed the file's bytes in three
+ * parts, as the loop feeds it): with no cursor, the newest events,
+ * following them as bytes come; scrolled, the page stays; End follows
+ * again; / n N as over the file; in the past the display holds, its time;
+ * a cursor older than what is kept (a small bound) is said; with no
+ * history (--history 0), or one given up, it says why.
  *
  * usage: t_pane_events FILE...
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../tap.h"
 #include "../ui/uitest.h"
 #include "time/evlist.h"
+#include "time/spill.h"
 
 #define W	120
 #define H	30
@@ -317,14 +326,268 @@ check_file(const char *path)
 	    "holds: not found, said", path);
 	view_free(v);
 
-	/* A live source: why not. */
+	model_free(m);
+	unload(&a);
+}
+
+/* ------------------------------------------------------------------ */
+/* A live source's history. */
+
+struct feed {
+	const uint8_t	*b;
+	size_t		 n, at;
+	struct proto_dec *dec;
+	struct spill	*sp;
+};
+
+/* The next bytes, up to upto, into the spill as the loop gives them. */
+static void
+feed_to(struct feed *fd, size_t upto)
+{
+	struct proto_ev	ev;
+	enum proto_res	rc;
+	size_t		k;
+
+	if (upto > fd->n)
+		upto = fd->n;
+	spill_bytes(fd->sp, fd->b + fd->at, upto - fd->at);
+	while (fd->at < upto) {
+		k = proto_dec_feed(fd->dec, fd->b + fd->at, upto - fd->at);
+		fd->at += k;
+		while ((rc = proto_dec_next(fd->dec, &ev)) != PROTO_AGAIN) {
+			if (rc == PROTO_HEADER)
+				spill_session(fd->sp, fd->dec,
+				    proto_dec_offset(fd->dec));
+			else if (rc == PROTO_EVENT)
+				spill_event(fd->sp, &ev);
+		}
+	}
+	spill_commit(fd->sp, proto_dec_offset(fd->dec));
+}
+
+/* The status the loop gives over the history now. */
+static void
+live_status(struct evtop_status *st, const char *path, struct spill *sp,
+    uint64_t now)
+{
+	struct spill_stats	ss;
+
+	uitest_status(st, path, EVTOP_SRC_UNIX);
+	spill_stats(sp, &ss);
+	st->spill = sp;
+	st->history = 1;
+	st->history_bytes = ss.bytes;
+	st->history_first = ss.first;
+	st->history_last = ss.last;
+	st->file_time = now;
+}
+
+/* What a recording of the first n bytes holds. */
+static void
+load_bytes(const uint8_t *b, size_t n, struct all *a)
+{
+	char	 path[4096];
+	FILE	*f;
+	int	 fd;
+
+	memset(a, 0, sizeof *a);
+	snprintf(path, sizeof path, "%s/t_pane_events.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "wb")) == NULL)
+		return;
+	fwrite(b, 1, n, f);
+	fclose(f);
+	load(path, a);
+	unlink(path);
+}
+
+static uint8_t *
+slurp(const char *path, size_t *n)
+{
+	FILE	*f = fopen(path, "rb");
+	uint8_t	*b = NULL;
+	long	 len;
+
+	*n = 0;
+	if (f == NULL)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 &&
+	    (b = malloc((size_t)len)) != NULL) {
+		rewind(f);
+		*n = fread(b, 1, (size_t)len, f);
+	}
+	fclose(f);
+	return b;
+}
+
+static void
+check_live(const char *path)
+{
+	struct all		 a, p1, p2;
+	struct model		*m;
+	struct evtop_status	 st;
+	struct view		*v;
+	struct feed		 fd;
+	const char		*f;
+	char			*cause = NULL, q[64];
+	size_t			 i, j, k;
+	uint64_t		 c;
+	int			 y;
+
+	load(path, &a);
+	memset(&fd, 0, sizeof fd);
+	if (a.n < 200 || (m = uitest_model(path)) == NULL ||
+	    (fd.b = slurp(path, &fd.n)) == NULL) {
+		unload(&a);
+		return;
+	}
+	fd.dec = proto_dec_new(1u << 20);
+	fd.sp = spill_new(1u << 30, 0, &cause);
+
+	/* No history kept: why. */
 	uitest_status(&st, path, EVTOP_SRC_UNIX);
 	v = view_new(EVTOP_SRC_UNIX);
 	press(v, KEYS_CHAR, '9');
 	f = uitest_frame(v, m, &st, W, H, 0);
-	ok(strstr(f, "need a recorded file") != NULL, "%s: a live source "
-	    "is told why", path);
+	ok(strstr(f, "no history kept (--history 0)") != NULL, "%s: live, "
+	    "--history 0: said", path);
 	view_free(v);
+
+	/* A third of it: the newest events, the last on the last row (a
+	 * log whose first third is mostly its header is passed over). */
+	feed_to(&fd, fd.n / 3);
+	load_bytes(fd.b, proto_dec_offset(fd.dec), &p1);
+	feed_to(&fd, 2 * fd.n / 3);
+	load_bytes(fd.b, proto_dec_offset(fd.dec), &p2);
+	if (p1.n < 40 || p2.n < p1.n + 2)
+		goto out;
+	spill_free(fd.sp);
+	proto_dec_free(fd.dec);
+	fd.at = 0;
+	fd.dec = proto_dec_new(1u << 20);
+	fd.sp = spill_new(1u << 30, 0, &cause);
+	feed_to(&fd, fd.n / 3);
+	live_status(&st, path, fd.sp, p1.time[p1.n - 1]);
+	v = view_new(EVTOP_SRC_UNIX);
+	press(v, KEYS_CHAR, '9');
+	f = uitest_frame(v, m, &st, W, H, 0);
+	ok(p1.n > 10 && find_row(f, &p1, p1.n - 1) == H - 3 &&
+	    find_row(f, &p1, p1.n - 2) == H - 4 && strstr(f, "newest") !=
+	    NULL && view_cursor(v) == VIEW_NO_CURSOR, "%s: live, a third "
+	    "in: the newest events, the last on the last row", path);
+	/* Two thirds: it follows. */
+	feed_to(&fd, 2 * fd.n / 3);
+	live_status(&st, path, fd.sp, p2.time[p2.n - 1]);
+	f = uitest_frame(v, m, &st, W, H, 0);
+	ok(p2.n > p1.n && find_row(f, &p2, p2.n - 1) == H - 3 &&
+	    find_row(f, &p2, p2.n - 2) == H - 4, "%s: live, two thirds in: "
+	    "it follows the newest (%zu events now, %zu before)", path, p2.n,
+	    p1.n);
+	/* Up: the cursor is set, the one before the newest; then the
+	 * rest comes and the page stays. */
+	press(v, KEYS_SYM, KEYS_SYM_UP);
+	c = view_cursor(v);
+	feed_to(&fd, fd.n);
+	live_status(&st, path, fd.sp, a.time[a.n - 1]);
+	f = uitest_frame(v, m, &st, W, H, 0);
+	ok(c == p2.time[p2.n - 2] && view_cursor(v) == c && find_row(f, &a,
+	    a.n - 1) < 0 && strstr(f, "cursor") != NULL, "%s: live, "
+	    "scrolled up: the page stays as bytes come", path);
+	/* The page is the file's lines before it. */
+	for (i = 0; i < a.n && a.time[i] < c; i++)
+		;
+	y = find_row(f, &a, i);
+	ok(i >= 2 && y >= 2 && row_is(f, y - 1, &a, i - 1) && row_is(f,
+	    y - 2, &a, i - 2), "%s: live: the lines are the file's, in "
+	    "order", path);
+	/* End: the newest, the cursor its time. */
+	press(v, KEYS_SYM, KEYS_SYM_END);
+	f = uitest_frame(v, m, &st, W, H, 0);
+	ok(view_cursor(v) == a.time[a.n - 1] && find_row(f, &a, a.n - 1) ==
+	    H - 3, "%s: live, End: the newest, the cursor its time", path);
+
+	/* Search: a piece of a line a quarter in, from Home. */
+	press(v, KEYS_SYM, KEYS_SYM_HOME);
+	k = a.n / 4;
+	snprintf(q, sizeof q, "%s", strchr(a.line[k], ':') != NULL ?
+	    strchr(a.line[k], ':') + 2 : a.line[k]);
+	q[16] = '\0';
+	for (j = 0; j < a.n && strstr(a.line[j], q) == NULL; j++)
+		;
+	press(v, KEYS_CHAR, '/');
+	type(v, q);
+	press(v, KEYS_SYM, KEYS_SYM_ENTER);
+	run(v);
+	f = uitest_frame(v, m, &st, W, H, 0);
+	ok(j < a.n && view_cursor(v) == a.time[j] && find_row(f, &a, j) >= 0 &&
+	    strstr(f, "found at") != NULL, "%s: live, / finds \"%s\" at "
+	    "event %zu", path, q, j);
+	for (k = j + 1; k < a.n && strstr(a.line[k], q) == NULL; k++)
+		;
+	press(v, KEYS_CHAR, 'n');
+	run(v);
+	ok(k == a.n || view_cursor(v) == a.time[k], "%s: live, n: the next "
+	    "match", path);
+	press(v, KEYS_CHAR, 'N');
+	run(v);
+	ok(k == a.n || view_cursor(v) == a.time[j], "%s: live, N: the one "
+	    "before", path);
+	view_free(v);
+
+	/* Held in the past (g), no cursor: the time held. */
+	live_status(&st, path, fd.sp, a.time[a.n / 2]);
+	st.viewing = 1;
+	st.view_ns = st.file_time;
+	v = view_new(EVTOP_SRC_UNIX);
+	press(v, KEYS_CHAR, '9');
+	f = uitest_frame(v, m, &st, W, H, 0);
+	i = first_at(&a, a.time[a.n / 2]);
+	ok(find_row(f, &a, i) >= 0 && find_row(f, &a, a.n - 1) < 0 &&
+	    strstr(f, "newest") == NULL, "%s: live, held in the past: its "
+	    "time's events", path);
+	view_free(v);
+out:
+	unload(&p1);
+	unload(&p2);
+	spill_free(fd.sp);
+	proto_dec_free(fd.dec);
+
+	/* 64 KiB kept: a cursor before it is said, the first kept shown. */
+	fd.at = 0;
+	fd.dec = proto_dec_new(1u << 20);
+	fd.sp = spill_new(64u << 10, 0, &cause);
+	feed_to(&fd, fd.n);
+	live_status(&st, path, fd.sp, a.time[a.n - 1]);
+	v = view_new(EVTOP_SRC_UNIX);
+	press(v, KEYS_CHAR, '9');
+	view_set_cursor(v, a.time[0]);
+	f = uitest_frame(v, m, &st, W, H, 0);
+	/* (Only where the bound dropped a file.) */
+	if (st.history_first > a.time[0])
+		ok(strstr(f, "older than the history kept") != NULL &&
+		    find_row(f, &a, 0) < 0 && find_row(f, &a, first_at(&a,
+		    st.history_first)) >= 0, "%s: live, a cursor older than "
+		    "the history: said, its first events shown", path);
+	view_free(v);
+	spill_free(fd.sp);
+	proto_dec_free(fd.dec);
+
+	/* Given up: why. */
+	fd.dec = proto_dec_new(1u << 20);
+	fd.sp = spill_new(1u << 30, 0, &cause);
+	live_status(&st, path, fd.sp, 0);
+	st.history = 0;
+	st.history_error = "history: writing: No space left on device";
+	v = view_new(EVTOP_SRC_UNIX);
+	press(v, KEYS_CHAR, '9');
+	f = uitest_frame(v, m, &st, W, H, 0);
+	ok(strstr(f, "No space left") != NULL, "%s: live, the history "
+	    "given up: said why", path);
+	view_free(v);
+	spill_free(fd.sp);
+	proto_dec_free(fd.dec);
+	free((void *)fd.b);
+	free(cause);
 	model_free(m);
 	unload(&a);
 }
@@ -334,7 +597,9 @@ main(int argc, char **argv)
 {
 	int	i;
 
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
 		check_file(argv[i]);
+		check_live(argv[i]);
+	}
 	return tap_done();
 }
