@@ -255,10 +255,11 @@ reader_src_read(struct reader *m, struct reader_src *s)
 			room = sizeof m->rbuf;
 		if (room > s->seg->end - s->pos)
 			room = (size_t)(s->seg->end - s->pos);
-		/* But a GHC 9.6 IPE at its end is framed with the two bytes
-		 * after it (proto_frame_ipe()): another segment's. */
-		if (room == 0 && s->pos < s->seg->end + 2)
-			room = (size_t)(s->seg->end + 2 - s->pos);
+		/* But a GHC 9.6 IPE at its end is framed with the bytes
+		 * after it (proto_frame_ipe(): up to three past a short
+		 * one's end): another segment's. */
+		if (room == 0 && s->pos < s->seg->end + 3)
+			room = (size_t)(s->seg->end + 3 - s->pos);
 		if (room == 0 || reader_read_at(m->fd, m->rbuf, room, s->pos,
 		    &got) == -1 || got == 0) {
 			reader_fail(m, "the file changed while reading");
@@ -1273,7 +1274,15 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 			f->end = pos;
 			break;
 		}
-		if ((total = proto_frame_len(f->tsize, p, avail)) <= 0)
+		if ((total = proto_frame_len(f->tsize, p, avail)) == 0 &&
+		    m->own && ce == size) {
+			/* evtop's own file (spill.c) ends with the first
+			 * bytes of the event after its last, for a GHC 9.6
+			 * IPE to be framed with: not the file's. */
+			f->end = pos;
+			break;
+		}
+		if (total <= 0)
 			return 0;	/* undeclared, or cut */
 		if (f->tsize[tag] < 2 && proto_dec_one(m->types, p,
 		    (size_t)total, PROTO_NO_CAP, &ev) != PROTO_EVENT)
@@ -1447,7 +1456,11 @@ reader_fast_refill(struct reader *m, struct reader_fast *f,
 		/* One event the long way: variable-size, out of order, the
 		 * file's tail, or after a seek. */
 		p = map + pos;
-		if ((len = proto_frame_len(f->tsize, p, end - pos)) <= 0)
+		/* Framed with the bytes after the segment too: a GHC 9.6
+		 * IPE that ends a block is told by the two after it
+		 * (proto_frame_ipe()); it must still end within. */
+		if ((len = proto_frame_len(f->tsize, p, m->size - pos)) <= 0 ||
+		    (uint64_t)len > end - pos)
 			goto changed;
 		t = reader_be64(p + 2);
 		if (filter && (t < ft || (t == ft && pos < fo))) {

@@ -27,9 +27,10 @@ build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC
 # for files dropped under a reading cursor; the same with capability 1's
 # blocks 20 blocks late, for redo.c reading while the pane's cursor does.
 EVLIVE_DIR := build/tests/events
-EVLIVE_LOGS := $(EVLIVE_DIR)/long.eventlog $(EVLIVE_DIR)/late.eventlog
+EVLIVE_LOGS := $(EVLIVE_DIR)/long.eventlog $(EVLIVE_DIR)/late.eventlog \
+	$(EVLIVE_DIR)/ipe-burst.eventlog
 EVLIVE_ARGS = -d $(EVLIVE_DIR)/long.eventlog -r $(EVLIVE_DIR)/late.eventlog \
-	$(wildcard tests/fixtures/*.eventlog)
+	-i $(EVLIVE_DIR)/ipe-burst.eventlog $(wildcard tests/fixtures/*.eventlog)
 
 build/tests/events/t_evlive: tests/events/t_evlive.c tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -45,6 +46,14 @@ $(EVLIVE_DIR)/long.eventlog: build/bench/mklog tests/fixtures/gc.eventlog
 
 $(EVLIVE_DIR)/late.eventlog: $(EVLIVE_DIR)/long.eventlog build/tests/late/delay
 	build/tests/late/delay --cap 1 --blocks 20 $< $@
+
+# Blocks of GHC 9.6 IPE events only: every block marker follows an IPE.
+$(EVLIVE_DIR)/ipeburst: tests/events/ipeburst.c $(PROTO_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
+
+$(EVLIVE_DIR)/ipe-burst.eventlog: $(EVLIVE_DIR)/ipeburst tests/fixtures/ghc96-ipe-hi.eventlog
+	$(EVLIVE_DIR)/ipeburst tests/fixtures/ghc96-ipe-hi.eventlog $@ 2000
 
 build/tests/events/bench-search: tests/events/bench-search.c $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -66,6 +75,13 @@ check-events: evtop build/tests/events/t_evlist build/tests/events/t_pane_events
 	    { grep -v '^ok' build/tests/events/t_evlist.out; exit 1; }
 	@grep '^#' build/tests/events/t_evlist.out | tail -1
 	@tail -1 build/tests/events/t_evlist.out
+	@# 2000 blocks of 8 IPEs (ipeburst.c): each block's last IPE is framed
+	@# with the next block's first bytes, in show and in --batch.
+	@n=$$(./evtop show $(EVLIVE_DIR)/ipe-burst.eventlog | grep -c ': Info Table: '); \
+	    b=$$(./evtop --batch --json $(EVLIVE_DIR)/ipe-burst.eventlog | tail -n 1 | jq '.events.IPE'); \
+	    if [ "$$n/$$b" != 16000/16000 ]; then \
+	    echo "not ok - ipe-burst: $$n IPE events shown, $$b in --batch, not 16000"; exit 1; fi; \
+	    echo "ipe-burst: 16000 IPE events, a block's last one framed with the next block's bytes"
 	@build/tests/events/t_evlive ./evtop $(EVLIVE_ARGS) \
 	    >build/tests/events/t_evlive.out || \
 	    { grep -v '^ok' build/tests/events/t_evlive.out; exit 1; }

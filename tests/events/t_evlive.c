@@ -20,9 +20,12 @@
  *  - -r LOG, with late blocks: redo.c puts late events back (corrections
  *    read the history with the spill's cursor) while another cursor reads
  *    and searches it; the lines stay the file's and the model ends equal
- *    to the file's (its JSON but for "reorder", how the bytes came).
+ *    to the file's (its JSON but for "reorder", how the bytes came);
+ *  - -i LOG, blocks of GHC 9.6 IPE events only (ipeburst.c): as -d, so
+ *    files would end right after an IPE, which is framed with the bytes
+ *    after it; none may be lost.
  *
- * usage: t_evlive EVTOP [-d LOG] [-r LOG] FILE...
+ * usage: t_evlive EVTOP [-d LOG] [-r LOG] [-i LOG] FILE...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -622,7 +625,7 @@ check_file(const char *path, const struct all *a, const uint8_t *b,
  */
 static void
 check_drops(const char *path, const struct all *a, const uint8_t *b,
-    size_t n)
+    size_t n, const char *q)
 {
 	static struct evl_line l[64];
 	struct live	 lv;
@@ -635,7 +638,6 @@ check_drops(const char *path, const struct all *a, const uint8_t *b,
 	char		*cause = NULL;
 	long		 prev = -1, x;
 	enum evl_state	 es;
-	const char	*q = "stopping thread";
 	char		 qgone[EVL_QUERY];
 
 	if (live_new(&lv, SMALL_BOUND, 0) != 0 ||
@@ -948,7 +950,7 @@ main(int argc, char **argv)
 	int		 f, mode;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: t_evlive EVTOP [-d LOG] [-r LOG] "
+		fprintf(stderr, "usage: t_evlive EVTOP [-d LOG] [-r LOG] [-i LOG] "
 		    "FILE...\n");
 		return 2;
 	}
@@ -957,7 +959,7 @@ main(int argc, char **argv)
 	for (f = 2; f < argc; f++) {
 		mode = 0;
 		if ((strcmp(argv[f], "-d") == 0 || strcmp(argv[f], "-r") ==
-		    0) && f + 1 < argc)
+		    0 || strcmp(argv[f], "-i") == 0) && f + 1 < argc)
 			mode = argv[f++][1];
 		if (load(argv[f], &a) != 0 || (b = slurp(argv[f], &n)) ==
 		    NULL) {
@@ -968,9 +970,10 @@ main(int argc, char **argv)
 		    "lines are evtop show's, in (time, offset) order", argv[f],
 		    a.n);
 		if (mode == 'd') {
-			check_drops(argv[f], &a, b, n);
+			check_drops(argv[f], &a, b, n, "stopping thread");
 			check_readers(argv[f], &a, b, n);
-		}
+		} else if (mode == 'i')
+			check_drops(argv[f], &a, b, n, "Info Table");
 		else if (mode == 'r')
 			check_redo(argv[f], &a, b, n);
 		else
