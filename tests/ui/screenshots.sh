@@ -124,6 +124,14 @@ live_history() {
 	$T send-keys -t lh Enter
 	wait_for lh 'past 2\.000s \(e: now\)'
 	shot lh live-history-past 160 44
+	# The raw events of that past, from the history's files; a search.
+	$T send-keys -t lh 9
+	wait_for lh 'stopping thread'
+	$T send-keys -t lh /
+	$T send-keys -t lh -l 'starting GC'
+	$T send-keys -t lh Enter
+	wait_for lh 'match|found'
+	shot lh pane-9-live-history-search 160 44
 	$T kill-session -t lh
 	kill "$_fake" 2>/dev/null || true
 	wait "$_fake" 2>/dev/null || true
