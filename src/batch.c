@@ -12,7 +12,7 @@
 #include "model/model.h"
 
 #ifndef BATCH_THREAD
-#define BATCH_THREAD		0	/* 1: read on a second thread (feed.c) */
+#define BATCH_THREAD		1	/* 0: never read on a second thread */
 #endif
 
 static void

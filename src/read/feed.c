@@ -1,21 +1,22 @@
 /*
  * feed.c: a file's events, put in time order and decoded by reader.c,
- * handed to `evtop --batch` a slab at a time: on this thread (the
- * default), or on a thread of their own (feed_new(r, 1)).
+ * handed to `evtop --batch` a slab at a time: on a thread of their own
+ * (feed_new(r, 1), what --batch asks), or on the caller's.
  *
  * The thread splits a replay in two with nothing shared but finished
  * events: framing, merging and decoding (about 90 instructions an event
  * on the GHC logs) on one core; the model and its output (about 120) on
- * the other.  It does not pay on the machines measured so far, which is
- * why --batch reads on its own thread: a hand-off by mutex and condition
- * variables slept and woke for every slab (30,000 context switches on
- * ghc-n2) and took 1.1-1.2 s where one thread takes 0.63 s; handing over
- * by polling (below) still moves every event's cache line from one core to
- * the other, and on a shared machine whichever side is descheduled stalls
- * the other (4 to 5 times slower under a load of 6).  Handing over frames
- * and decoding on the model's side moves a seventh of the bytes but leaves
- * that side 168 of the 215 instructions an event: a fifth less at best,
- * before the hand-off's own cost (it was no better, measured loaded).
+ * the other.  Slabs of 2048 events (360 KB) make the hand-offs few (1,500
+ * on ghc-n2), so a side that finds nothing polls only briefly, then
+ * sleeps: polling long (16,384 times) with 256-event slabs, a side that
+ * was descheduled stalled the other, 2-7 times slower with one other busy
+ * process on two cores.  Measured on a 2-core machine, ghc-n2 (30 M
+ * events): 0.86-1.08 s against 1.39-1.49 s on one thread when quiet;
+ * 1.56-1.82 s against 1.39-1.54 s with one other process busy, 2.4-3.3 s
+ * against 2.7-3.0 s with three.  (Earlier machines found the thread did
+ * not pay; handing over frames and decoding on the model's side instead
+ * moves a seventh of the bytes but leaves that side 168 of the 215
+ * instructions an event.)
  *
  * Ownership keeps it simple: once feed_new() returns, the reader thread
  * alone touches the reader; the caller alone touches the model.  They
@@ -42,11 +43,11 @@
 #include "evtop.h"
 
 #ifndef FEED_N
-#define FEED_N		256		/* events in a slab: 44 KB */
+#define FEED_N		2048		/* events in a slab: 360 KB */
 #endif
 #define FEED_SLABS	8
 #ifndef FEED_SPIN
-#define FEED_SPIN	(1 << 14)	/* polls before a wait sleeps */
+#define FEED_SPIN	256		/* polls before a wait sleeps */
 #endif
 
 struct feed_slab {
