@@ -571,20 +571,11 @@ model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
 }
 
 /*
- * Events in time order, applied at once whatever the reorder buffer's
- * window (which must hold nothing older): a live source's history given
- * again after a checkpoint (src/time/redo.c).  They count as released.
+ * Events in time order, given by pointers (read from several files at
+ * once), applied at once whatever the reorder buffer's window (which must
+ * hold nothing older): a live source's history given again after a
+ * checkpoint (src/time/redo.c).  They count as released.
  */
-void
-model_apply_sorted(struct model *m, const struct proto_ev *ev, size_t n)
-{
-	if (n == 0)
-		return;
-	(void)apply_sorted(m, ev, n, UINT64_MAX);
-	apply_released(m, &ev[n - 1]);
-}
-
-/* model_apply_sorted(), the events given by pointers. */
 void
 model_apply_sorted_p(struct model *m, const struct proto_ev *const *ev,
     size_t n)

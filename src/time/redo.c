@@ -437,22 +437,19 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			return 0;
 		}
 		if (n == 0) {
-			/* What came meanwhile: older than where the run
-			 * is, it needs another start. */
-			if (r->arr_any && !r->q_over && (r->arr_t <
-			    r->given_t || (r->arr_t == r->given_t &&
-			    r->arr_off < r->given_off))) {
-				/* Older than where the run is: the run
-				 * ends, those are late as if they came now
-				 * and wait for the next correction. */
-				redo_defer(r);
-				r->tail = 1;
-				redo_give_kept(r);
-				return 0;
-			}
+			/* What came meanwhile, older than where the run
+			 * is: kept, it ends the run as late events that
+			 * wait for the next correction; too much to keep,
+			 * the run starts again. */
 			if (r->arr_any && (r->arr_t < r->given_t ||
 			    (r->arr_t == r->given_t &&
 			    r->arr_off < r->given_off))) {
+				if (!r->q_over) {
+					redo_defer(r);
+					r->tail = 1;
+					redo_give_kept(r);
+					return 0;
+				}
 				if (budget > 0 && source_now() < r->run_at +
 				    redo_gap(r)) {
 					r->waiting = 1;
