@@ -40,13 +40,15 @@ ends_whole() { [ "$(tail -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = ffff ]; }
 not() { ! "$@"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# A finite run over SOCKET-KIND: fibber computes fib 24..30 and exits (long
-# enough for a census requested at the start, on a loaded machine too).
+# A finite run over SOCKET-KIND: fibber computes fib 24..33 and exits, about
+# 1.5 s: long enough for a census requested at the start to be taken on a
+# loaded machine too (24..30 took 0.3 s, and under load the census once
+# came after the program's end).
 finite() {	# finite NAME ENV...
 	local name=$1 d=$T/$1 p
 	shift
 	mkdir -p "$d"
-	env "$@" GHC_EVENTLOG_WAIT=1 $RUN96 "$P/fibber-prof" 24 25 26 27 28 29 30 \
+	env "$@" GHC_EVENTLOG_WAIT=1 $RUN96 "$P/fibber-prof" 24 25 26 27 28 29 30 31 32 33 \
 	    +RTS -l -hc --no-automatic-heap-samples --eventlog-flush-interval=0.2 \
 	    -RTS >"$d/out" 2>&1 &
 	p=$!
@@ -70,7 +72,7 @@ unix_finite() {
 	    "$(tail -n 1 "$d/live.json" | jq -r '.program.heap_prof_opts |
 	    "\(.breakdown)/\(.automatic)"')" "cost centre/false"
 	ok "unix: the whole stream, to the end marker" ends_whole "$d/rec.eventlog"
-	ok "unix: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 30"
+	ok "unix: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 33"
 	timeout 60 "$EVTOP" --batch --json "$d/rec.eventlog" >"$d/file.json" 2>/dev/null
 	ok "unix: the figures printed equal the recording's" same "$d/live.json" "$d/file.json"
 	ok "unix: its pid ($p)" eq "$($JS get "$d/live.json" program.pid)" "$p"
@@ -87,7 +89,7 @@ tcp_finite() {
 	wait_exit "$p" 40
 	ok "tcp: the census arrived" wait_for "$d/err" "census: a census arrived" 1
 	ok "tcp: the whole stream, to the end marker" ends_whole "$d/rec.eventlog"
-	ok "tcp: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 30"
+	ok "tcp: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 33"
 	timeout 60 "$EVTOP" --batch --json "$d/rec.eventlog" >"$d/file.json" 2>/dev/null
 	ok "tcp: the figures printed equal the recording's" same "$d/live.json" "$d/file.json"
 }
