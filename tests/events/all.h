@@ -85,4 +85,35 @@ same_line(const struct evl_line *l, const struct all *a, size_t i)
 	    (l->ntext == l->len || l->ntext + 4 > EVL_TEXT);
 }
 
+/*
+ * Read the whole history or file backwards from its end, step events at a
+ * time (at most 512), each step's lines the file's: the events left
+ * unread (0 when whole), and *bad, the steps or lines that were wrong.
+ */
+static size_t
+back_all(struct evl *e, const struct all *a, size_t step, size_t *bad)
+{
+	static struct evl_line	 l[512];
+	struct evl_pos		 at = { UINT64_MAX, UINT64_MAX }, first;
+	size_t			 back = a->n, k, j;
+
+	*bad = 0;
+	if (step > 512)
+		step = 512;
+	while ((k = evl_back(e, at, step, &first)) > 0) {
+		if (k > back || (k < step && back != k)) {
+			(*bad)++;
+			break;
+		}
+		back -= k;
+		if (evl_read(e, first, l, k) != k)
+			(*bad)++;
+		for (j = 0; j < k; j++)
+			if (!same_line(&l[j], a, back + j))
+				(*bad)++;
+		at = first;
+	}
+	return back;
+}
+
 #endif

@@ -78,7 +78,7 @@ check_read(const char *path, struct evl *e, const struct all *a)
 {
 	static struct evl_line l[512];
 	struct evl_pos	 pos = { 0, 0 }, first, at;
-	size_t		 i = 0, k, j, bad = 0, back, step;
+	size_t		 i = 0, k, j, bad = 0, back;
 
 	while ((k = evl_read(e, pos, l, 7)) > 0) {
 		for (j = 0; j < k; j++, i++) {
@@ -92,26 +92,7 @@ check_read(const char *path, struct evl *e, const struct all *a)
 	    a->n);
 
 	/* Backwards: what is before the end, then before that... */
-	bad = 0;
-	back = a->n;
-	at = (struct evl_pos){ UINT64_MAX, UINT64_MAX };
-	step = a->n / 100 > 5 ? a->n / 100 : 5;
-	if (step > 512)
-		step = 512;
-	while ((k = evl_back(e, at, step, &first)) > 0) {
-		if (k > back || (k < step && back != k)) {
-			bad++;
-			break;
-		}
-		back -= k;
-		if (evl_read(e, first, l, k) != k)
-			bad++;
-		for (j = 0; j < k; j++) {
-			if (!same_line(&l[j], a, back + j))
-				bad++;
-		}
-		at = first;
-	}
+	back = back_all(e, a, a->n / 100 > 5 ? a->n / 100 : 5, &bad);
 	ok(bad == 0 && back == 0, "%s: backwards equals forwards (%zu left)",
 	    path, back);
 

@@ -287,7 +287,7 @@ check_read(const char *name, struct evl *e, const struct all *a)
 {
 	static struct evl_line l[512];
 	struct evl_pos	 pos = { 0, 0 }, first, at;
-	size_t		 i = 0, k, j, bad = 0, back, step, t;
+	size_t		 i = 0, k, j, bad = 0, back, t;
 
 	while ((k = evl_read(e, pos, l, 7)) > 0) {
 		for (j = 0; j < k; j++, i++)
@@ -299,25 +299,7 @@ check_read(const char *name, struct evl *e, const struct all *a)
 	ok(bad == 0 && i == a->n, "%s: forwards over the history, %zu of "
 	    "%zu lines the file's", name, i, a->n);
 
-	bad = 0;
-	back = a->n;
-	at = (struct evl_pos){ UINT64_MAX, UINT64_MAX };
-	step = a->n / 60 > 5 ? a->n / 60 : 5;
-	if (step > 512)
-		step = 512;
-	while ((k = evl_back(e, at, step, &first)) > 0) {
-		if (k > back || (k < step && back != k)) {
-			bad++;
-			break;
-		}
-		back -= k;
-		if (evl_read(e, first, l, k) != k)
-			bad++;
-		for (j = 0; j < k; j++)
-			if (!same_line(&l[j], a, back + j))
-				bad++;
-		at = first;
-	}
+	back = back_all(e, a, a->n / 60 > 5 ? a->n / 60 : 5, &bad);
 	ok(bad == 0 && back == 0, "%s: backwards equals forwards (%zu left)",
 	    name, back);
 	if (a->n == 0)
