@@ -65,3 +65,17 @@ eq() {
 	echo "# '$1' != '$2'" >&2
 	return 1
 }
+
+# screen_has SESSION REGEX SECONDS: poll tmux ($T) until a line of the
+# session's screen matches; the last screen stays in $TMP/SESSION.screen.
+screen_has() {
+	local end=$((SECONDS + $3 + 1))
+	while [ $SECONDS -lt $end ]; do
+		$T capture-pane -p -t "$1" >"$TMP/$1.screen" 2>/dev/null
+		grep -Eq -- "$2" "$TMP/$1.screen" && return 0
+		sleep 0.05
+	done
+	echo "# $1: timed out waiting for /$2/; the screen:" >&2
+	sed 's/^/#   |/' "$TMP/$1.screen" >&2
+	return 1
+}

@@ -7,6 +7,7 @@
 #ifndef EVENTS_ALL_H
 #define EVENTS_ALL_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,49 @@ same_line(const struct evl_line *l, const struct all *a, size_t i)
 	    l->len == a->len[i] && l->ntext <= a->len[i] &&
 	    memcmp(l->text, a->line[i], l->ntext) == 0 &&
 	    (l->ntext == l->len || l->ntext + 4 > EVL_TEXT);
+}
+
+/*
+ * `EVTOP show PATH` against the lines: 1 when it prints each of them, in
+ * order, after "Events:"; 0 when not; 2 when it prints no events at all;
+ * -1 when it cannot be run.
+ */
+static int
+show_cmp(const char *evtop, const char *path, const struct all *a)
+{
+	char	 cmd[4096], *out = NULL, *p;
+	size_t	 n = 0, cap = 0, got, i;
+	FILE	*f;
+	int	 good = 1;
+
+	snprintf(cmd, sizeof cmd, "%s show '%s' 2>/dev/null", evtop, path);
+	if ((f = popen(cmd, "r")) == NULL)
+		return -1;
+	for (;;) {
+		if (n + 65536 > cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			out = realloc(out, cap + 1);
+		}
+		if ((got = fread(out + n, 1, cap - n, f)) == 0)
+			break;
+		n += got;
+	}
+	pclose(f);
+	out[n] = '\0';
+	if ((p = strstr(out, "\nEvents:\n")) == NULL) {
+		free(out);
+		return 2;
+	}
+	p += strlen("\nEvents:\n");
+	for (i = 0; i < a->n && good; i++) {
+		if ((size_t)(out + n - p) < a->len[i] + 1 ||
+		    memcmp(p, a->line[i], a->len[i]) != 0 ||
+		    p[a->len[i]] != '\n')
+			good = 0;
+		p += a->len[i] + 1;
+	}
+	free(out);
+	return good;
 }
 
 /*

@@ -57,19 +57,6 @@ unset NO_COLOR
 T0=$SECONDS
 $T new-session -d -s keep -x 80 -y 24 "exec cat"
 
-# screen_has SESSION REGEX SECONDS: poll until a line matches; the last
-# screen stays in $TMP/SESSION.screen.
-screen_has() {
-	local end=$((SECONDS + $3 + 1))
-	while [ $SECONDS -lt $end ]; do
-		$T capture-pane -p -t "$1" >"$TMP/$1.screen" 2>/dev/null
-		grep -Eq -- "$2" "$TMP/$1.screen" && return 0
-		sleep 0.05
-	done
-	echo "# $1: timed out waiting for /$2/; the screen:" >&2
-	sed 's/^/#   |/' "$TMP/$1.screen" >&2
-	return 1
-}
 # serve NAME FILE: fakeprod serves FILE on $TMP/NAME.sock, slowly, the
 # connection kept open after the last byte.
 serve() {

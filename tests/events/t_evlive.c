@@ -112,39 +112,9 @@ line_ok(const struct evl_line *l, const struct all *a)
 static int
 show_equal(const char *path, const struct all *a)
 {
-	char	 cmd[4096], *out = NULL, *p;
-	size_t	 n = 0, cap = 0, got, i;
-	FILE	*f;
-	int	 good = 1;
+	int	r = show_cmp(evtop, path, a);
 
-	snprintf(cmd, sizeof cmd, "%s show '%s' 2>/dev/null", evtop, path);
-	if ((f = popen(cmd, "r")) == NULL)
-		return 0;
-	for (;;) {
-		if (n + 65536 > cap) {
-			cap = cap ? 2 * cap : 1 << 20;
-			out = realloc(out, cap + 1);
-		}
-		if ((got = fread(out + n, 1, cap - n, f)) == 0)
-			break;
-		n += got;
-	}
-	pclose(f);
-	out[n] = '\0';
-	if ((p = strstr(out, "\nEvents:\n")) == NULL) {
-		free(out);
-		return a->n == 0;
-	}
-	p += strlen("\nEvents:\n");
-	for (i = 0; i < a->n && good; i++) {
-		if ((size_t)(out + n - p) < a->len[i] + 1 ||
-		    memcmp(p, a->line[i], a->len[i]) != 0 ||
-		    p[a->len[i]] != '\n')
-			good = 0;
-		p += a->len[i] + 1;
-	}
-	free(out);
-	return good;
+	return r == 2 ? a->n == 0 : r == 1;
 }
 
 static uint8_t *

@@ -46,19 +46,6 @@ unset NO_COLOR
 # A session that stays, so that the server never empties between tests.
 $T new-session -d -s keep -x 80 -y 24 "exec cat"
 
-# screen_has SESSION REGEX SECONDS: poll the screen until a line matches;
-# the last screen stays in $TMP/SESSION.screen.
-screen_has() {
-	local end=$((SECONDS + $3 + 1))
-	while [ $SECONDS -lt $end ]; do
-		$T capture-pane -p -t "$1" >"$TMP/$1.screen" 2>/dev/null
-		grep -Eq -- "$2" "$TMP/$1.screen" && return 0
-		sleep 0.05
-	done
-	echo "# $1: timed out waiting for /$2/; the screen:" >&2
-	sed 's/^/#   |/' "$TMP/$1.screen" >&2
-	return 1
-}
 # go SESSION TEXT: g, TEXT typed as it is, Enter.
 go() {
 	$T send-keys -t "$1" g
