@@ -32,7 +32,7 @@ batch_file(const struct evtop_opts *o)
 	const struct proto_dec *dec;
 	const char	*err;
 	size_t		 n, i;
-	char		*cause = NULL, derr[128] = "";
+	char		*cause = NULL;
 	uint64_t	 every = batch_interval_ns(o), next = 0, stop;
 	int		 started = 0, rc, begun = !o->range, past = 0;
 
@@ -86,13 +86,9 @@ batch_file(const struct evtop_opts *o)
 			}
 		}
 	}
-	if ((err = feed_error(fd)) != NULL)
-		snprintf(derr, sizeof derr, "%s", err);
 	feed_free(fd);	/* the reader is ours again */
 	if ((err = reader_error(rd)) != NULL)
 		batch_error(m, o, err);
-	else if (derr[0] != '\0')
-		batch_error(m, o, derr);
 	if (!begun)	/* the file ended before --from */
 		model_range_begin(m, o->from_ns, stop);
 	model_flush(m);

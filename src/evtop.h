@@ -6,6 +6,7 @@
 #ifndef EVTOP_H
 #define EVTOP_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -130,6 +131,8 @@ int		 reader_seek(struct reader *, uint64_t, uint64_t);
 void		 reader_tell(const struct reader *, uint64_t *, uint64_t *);
 int		 reader_lasting(const struct reader *);
 int		 reader_shrank(const struct reader *);
+int		 reader_cores(void);
+int		 reader_thread(pthread_t *, void *(*)(void *), void *);
 const struct proto_dec *reader_dec(const struct reader *);
 const char	*reader_error(const struct reader *);
 uint64_t	 reader_events(const struct reader *);
@@ -140,7 +143,6 @@ uint64_t	 reader_size(const struct reader *);
 struct feed;
 struct feed	*feed_new(struct reader *, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
-const char	*feed_error(const struct feed *);
 void		 feed_free(struct feed *);
 
 /* export.c: profiles out; win is an enum model_win. */

@@ -305,7 +305,7 @@ loop_event_aside(struct loop *l, const struct proto_ev *ev)
 	 * fed again what the summary has. */
 	if (l->tl != NULL && l->tr == NULL && (l->rp == NULL ||
 	    ev->time >= tl_now(l->tl) || tl_events(l->tl) == 0))
-		tl_event(l->tl, ev);
+		tl_event(l->tl, ev, 1);
 }
 
 static void
@@ -555,11 +555,7 @@ static void	loop_seek(struct loop *, uint64_t, int);
 static void
 loop_pass_tl(void *arg, const struct proto_ev *ev, size_t n)
 {
-	struct tl	*tl = arg;
-	size_t		 i;
-
-	for (i = 0; i < n; i++)
-		tl_event(tl, &ev[i]);
+	tl_event(arg, ev, n);
 }
 
 static void
@@ -751,7 +747,9 @@ loop_status(struct loop *l, uint64_t now)
 		    EVTOP_CONN_OPEN;
 		st->bytes = st->file_pos;
 		st->connections = 1;
-		err = replay_error(l->rp);
+		/* (The first pass's thread owns the reader, and its
+		 * error, until the pass is over.) */
+		err = st->pass < 1 ? NULL : replay_error(l->rp);
 		snprintf(st->conn_msg, sizeof st->conn_msg, "%s",
 		    err != NULL ? err : replay_done(l->rp) ? "replayed" :
 		    st->paused ? "replay paused" : "replaying");

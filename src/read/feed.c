@@ -1,7 +1,8 @@
 /*
  * feed.c: a file's events, put in time order and decoded by reader.c,
- * handed to `evtop --batch` a slab at a time: on a thread of their own
- * (feed_new(r, 1), what --batch asks), or on the caller's.
+ * handed to `evtop --batch` and to the TUI's first pass over a file
+ * (src/time/travel.c) a slab at a time: on a thread of their own
+ * (feed_new(r, 1), what both ask), or on the caller's.
  *
  * The thread splits a replay in two with nothing shared but finished
  * events: framing, merging and decoding (about 90 instructions an event
@@ -33,8 +34,6 @@
  * last: reader_lasting()) the caller fills a slab itself: the same events.
  */
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -75,7 +74,6 @@ struct feed {
 	/* The caller's. */
 	alignas(64) int	 holding;	/* slab taken is being read */
 	int		 end;
-	int		 shrank;	/* the file shrank while read */
 };
 
 static inline void
@@ -100,13 +98,16 @@ feed_wake(struct feed *f, _Atomic int *asleep, pthread_cond_t *cv)
 /*
  * Wait until ready(f): polled first (the other side is usually less than
  * a slab away: sleeping and waking for each slab cost more than the work),
- * then asleep.  Saying so before the last check, and the other side
- * publishing before it looks (both sequentially consistent), one of the
- * two sees the other: no wake-up is lost.
+ * then asleep until enough(f), which asks more than ready(f) (a reader
+ * that sleeps for room waits for half the slabs, not one: woken for each
+ * slab, the two sides took turns, a futex wake-up a slab).  Saying so
+ * before the last check, and the other side publishing before it looks
+ * (both sequentially consistent), one of the two sees the other: no
+ * wake-up is lost.
  */
 static void
-feed_wait(struct feed *f, int (*ready)(struct feed *), _Atomic int *asleep,
-    pthread_cond_t *cv)
+feed_wait(struct feed *f, int (*ready)(struct feed *),
+    int (*enough)(struct feed *), _Atomic int *asleep, pthread_cond_t *cv)
 {
 	int	i;
 
@@ -117,7 +118,7 @@ feed_wait(struct feed *f, int (*ready)(struct feed *), _Atomic int *asleep,
 	}
 	pthread_mutex_lock(&f->mu);
 	atomic_store(asleep, 1);
-	while (!ready(f))
+	while (!enough(f))
 		pthread_cond_wait(cv, &f->mu);
 	atomic_store(asleep, 0);
 	pthread_mutex_unlock(&f->mu);
@@ -128,6 +129,13 @@ feed_has_room(struct feed *f)
 {
 	return atomic_load(&f->filled) - atomic_load(&f->taken) < FEED_SLABS ||
 	    atomic_load(&f->stop);
+}
+
+static int
+feed_has_half(struct feed *f)
+{
+	return atomic_load(&f->filled) - atomic_load(&f->taken) <=
+	    FEED_SLABS / 2 || atomic_load(&f->stop);
 }
 
 static int
@@ -146,8 +154,8 @@ feed_reader(void *arg)
 
 	for (;;) {
 		if (!feed_has_room(f))
-			feed_wait(f, feed_has_room, &f->reader_asleep,
-			    &f->room_cv);
+			feed_wait(f, feed_has_room, feed_has_half,
+			    &f->reader_asleep, &f->room_cv);
 		if (atomic_load(&f->stop))
 			return NULL;
 		s = &f->slab[filled % FEED_SLABS];
@@ -157,40 +165,6 @@ feed_reader(void *arg)
 		if (n == 0)
 			return NULL;
 	}
-}
-
-/*
- * Start the reader with the signals the caller handles (Ctrl-C, SIGTERM,
- * a closed pipe) blocked, so that they reach the caller; a fault's own
- * signal (SIGBUS on a file that shrinks, see reader.c) cannot be blocked.
- */
-static int
-feed_start(struct feed *f)
-{
-	sigset_t	all, old;
-	int		rc;
-
-	sigfillset(&all);
-	sigdelset(&all, SIGBUS);
-	sigdelset(&all, SIGSEGV);
-	sigdelset(&all, SIGFPE);
-	sigdelset(&all, SIGILL);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&f->thread, NULL, feed_reader, f);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
-/* Whether this process may run on more than one core (not when pinned:
- * then two threads would only take turns, and a polling one waste them). */
-static int
-feed_cores(void)
-{
-	cpu_set_t	set;
-
-	if (sched_getaffinity(0, sizeof set, &set) == -1)
-		return 0;
-	return CPU_COUNT(&set) > 1;
 }
 
 /* Start reading r; threaded = 0 reads in feed_next() instead. */
@@ -203,13 +177,13 @@ feed_new(struct reader *r, int threaded)
 		return NULL;
 	memset(f, 0, sizeof *f);
 	f->rd = r;
-	if (!threaded || !reader_lasting(r) || !feed_cores())
+	if (!threaded || !reader_lasting(r) || !reader_cores())
 		return f;
 	/* (With default attributes these cannot fail.) */
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->filled_cv, NULL);
 	pthread_cond_init(&f->room_cv, NULL);
-	if (feed_start(f) == 0) {
+	if (reader_thread(&f->thread, feed_reader, f) == 0) {
 		f->threaded = 1;
 		return f;
 	}
@@ -232,7 +206,7 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 		return 0;
 	if (reader_shrank(f->rd)) {
 		/* What the events before borrowed may have been zeros. */
-		f->shrank = f->end = 1;
+		f->end = 1;	/* reader_error() says why */
 		return 0;
 	}
 	if (!f->threaded) {
@@ -241,11 +215,12 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 	} else {
 		if (f->holding) {
 			atomic_fetch_add(&f->taken, 1);
-			feed_wake(f, &f->reader_asleep, &f->room_cv);
+			if (feed_has_half(f))
+				feed_wake(f, &f->reader_asleep, &f->room_cv);
 		}
 		if (!feed_has_slab(f))
-			feed_wait(f, feed_has_slab, &f->caller_asleep,
-			    &f->filled_cv);
+			feed_wait(f, feed_has_slab, feed_has_slab,
+			    &f->caller_asleep, &f->filled_cv);
 		s = &f->slab[atomic_load(&f->taken) % FEED_SLABS];
 		f->holding = 1;
 	}
@@ -253,13 +228,6 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 		f->end = 1;
 	*ev = s->ev;
 	return s->n;
-}
-
-/* Why the events stopped early, if the reader did not say; or NULL. */
-const char *
-feed_error(const struct feed *f)
-{
-	return f->shrank ? "the file shrank while read" : NULL;
 }
 
 /* Stop the thread if it still runs; the reader is the caller's again. */

@@ -14,10 +14,13 @@
  * Each capability's events are nearly sorted: in the logs of GHC 6.12 to
  * 9.x no event is more than a few places out of order in its capability's
  * stream.  reader_open() first scans a clean file (one header, events,
- * maybe the end marker at its very end) from a mapping, framing each event
- * once, and files it under its stream (its block's capability, or none) as
+ * maybe the end marker at its very end), framing each event once, and
+ * files it under its stream (its block's capability, or none) as
  * segments, stretches of the file; it checks that no event is earlier than
- * one 2 * READER_GROUP or more places before it in its stream.  Then the
+ * one 2 * READER_GROUP or more places before it in its stream.  A large
+ * file's second half is scanned at once on another thread, from a block
+ * marker near the middle, and joined to the first's streams when the
+ * check holds across the cut (else the first thread scans it too).  Then the
  * single pass: each stream is read through a sorted lookahead of that many
  * events, which sorts it, and the streams are merged by (time, offset) in
  * rounds (all that every stream has ready up to the earliest of their last
@@ -40,11 +43,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -154,7 +160,9 @@ struct reader {
 	size_t		 nspills, spills_size;
 
 	struct reader_heap out;		/* the final merge */
-	uint64_t	 events, done;
+	uint64_t	 events;
+	/* Events given: read by another thread while feed.c's reads. */
+	_Atomic uint64_t done;
 	uint64_t	 last_time, last_off;	/* of the last event given */
 	int		 given;		/* since the start or a seek */
 	char		 error[256];
@@ -809,6 +817,16 @@ struct reader_fseg {
 #endif
 /* Enough to sort any event the scan let pass (see reader_fast_scan). */
 #define READER_FLOOK	(2 * READER_GROUP)
+/* A file this large is scanned in two halves at once; the second starts
+ * at a block marker found within READER_CUT_LOOK bytes of the middle. */
+#ifndef READER_SPLIT
+#define READER_SPLIT	(16u << 20)
+#endif
+#define READER_CUT_READ	(256 << 10)
+#define READER_CUT_LOOK	(16u << 20)
+/* Events of a stream's start in the second half checked against the
+ * first half's (reader_fast_join()). */
+#define READER_HEAD	(2 * READER_GROUP + 1)
 
 struct reader_fstream {
 	uint64_t	 pos, end;	/* unread bytes of the current segment */
@@ -821,6 +839,10 @@ struct reader_fstream {
 	 * two, the last one's, and the current's. */
 	uint64_t	 floor, gprev, gcur;
 	unsigned	 gcnt;
+	/* The times of its first READER_HEAD events in the scan's part, and
+	 * how many there are (reader_fast_join()). */
+	uint64_t	 head[READER_HEAD];
+	unsigned	 hn;
 	/* The stream of events taken out of theirs, or NULL. */
 	const struct proto_frame *xv;
 	uint32_t	 xi, xn;
@@ -1052,6 +1074,40 @@ reader_max(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* Whether this process may run on more than one core (not when pinned:
+ * then two threads would only take turns). */
+int
+reader_cores(void)
+{
+	cpu_set_t	set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == -1)
+		return 0;
+	return CPU_COUNT(&set) > 1;
+}
+
+/*
+ * Start fn(arg) on a thread with the signals the caller handles (Ctrl-C,
+ * SIGTERM, a closed pipe) blocked, so that they reach the caller; a
+ * fault's own signal (SIGBUS on a file that shrinks) cannot be blocked.
+ */
+int
+reader_thread(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+	sigset_t	all, old;
+	int		rc;
+
+	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(th, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /*
  * The event at pos (size bytes, time t) is too far out of place in stream
  * si: out of it into f->exc, its segment *g ending before it (pmax: the
@@ -1118,72 +1174,52 @@ reader_fast_excstream(struct reader_fast *f)
 	return 0;
 }
 
+/* Where a scan of part of the file is, to pause there and go on. */
+struct reader_scan {
+	uint64_t	 pos;
+	uint64_t	 until;		/* the block's end, when incap */
+	uint64_t	 groups;	/* whole groups of READER_GROUP */
+	int		 incap;
+	uint16_t	 capf;		/* the stream in force */
+};
+
 /*
- * Whether the file suits the single pass: 1 yes, 0 no, -1 on a system
- * error.  Reads the header with m->dec, then frames every event from the
- * mapping (as the decoder would: a bad or cut event, a second header, a
- * marker before the end, and the file is the two passes'), and files it
- * by its block's capability: each stream's segments.  It also checks that
- * no event of a stream is earlier than one 2 * READER_GROUP events or more
- * before it in the stream (by the newest time of the stream's groups of
- * READER_GROUP events before the last two: a few instructions an event),
- * so that a lookahead of that many events sorts every stream.
+ * Frame the events from sc->pos on into f's streams (see
+ * reader_fast_scan()), up to the file's end (1) or, lim being an event's
+ * start, to lim (2: paused there, sc says where); an event across lim
+ * and the scan goes on to the end.  0 if the file does not suit the
+ * single pass, -1 on a system error.
  */
 static int
-reader_fast_scan(struct reader *m, struct reader_fast *f)
+reader_fast_span(struct reader *m, struct reader_fast *f,
+    struct reader_scan *sc, uint64_t lim)
 {
 	struct proto_ev	 ev;
-	enum proto_res	 r;
 	struct reader_fstream *s;
 	const uint8_t	*p;
 	uint8_t		*buf;
-	uint64_t	 pos, t, avail, n = 0, size = m->size;
+	uint64_t	 pos, t, avail, size = m->size;
 	uint64_t	 cs = 0, ce = 0, k, kstop;
 	uint64_t	 floor, gprev, gcur;
 	uint32_t	 g;
-	unsigned	 gcnt;
-	size_t		 got, used;
+	unsigned	 gcnt, hn;
+	size_t		 got;
 	long		 total, si;
-	uint64_t	 stop, until = 0, sz, groups = 0;
-	uint32_t	 i, bs;
-	uint8_t		 tb[2];
+	uint64_t	 stop, until = sc->until, sz, groups = sc->groups;
+	uint32_t	 bs;
 	int		 rc;
-	int		 incap = 0;
+	int		 incap = sc->incap;
 	uint16_t	 tag, capf;
 
-	/* The header: the file must start with it. */
-	r = PROTO_AGAIN;
-	for (pos = 0; r != PROTO_HEADER;) {
-		if ((r = proto_dec_next(m->dec, &ev)) == PROTO_HEADER)
-			break;
-		if (r != PROTO_AGAIN)
-			return 0;
-		if (reader_read_at(m->fd, m->rbuf, sizeof m->rbuf, pos,
-		    &got) == -1)
-			return -1;
-		if (got == 0)
-			return 0;
-		/* The decoder takes it all: it holds more than rbuf. */
-		if ((used = proto_dec_feed(m->dec, m->rbuf, got)) == 0)
-			return 0;
-		pos += used;
-	}
-	if ((m->types = proto_dec_new_sharing(m->dec, 0)) == NULL)
-		return -1;
-	memcpy(f->tsize, proto_dec_sizes(m->dec), sizeof f->tsize);
-	f->marker = proto_dec_type_size(m->dec, PROTO_BLOCK_MARKER) >= 14;
-	f->data = proto_dec_offset(m->dec);
-	f->end = size;
-	if (reader_fast_map(m, f) == -1)
-		return 0;
-	if ((f->sbuf = malloc(READER_SCAN + READER_MAX_EVENT)) == NULL)
+	if (f->sbuf == NULL &&
+	    (f->sbuf = malloc(READER_SCAN + READER_MAX_EVENT)) == NULL)
 		return -1;
 	buf = f->sbuf;
 
 	/* The stream in force is held in locals; a switch saves it. */
 #define READER_LEAVE(at) do {						\
 	s->floor = floor; s->gprev = gprev; s->gcur = gcur;		\
-	s->gcnt = gcnt;							\
+	s->gcnt = gcnt; s->hn = hn;					\
 	f->segs[g].end = (at);						\
 	f->segs[g].pmax = reader_max(floor, reader_max(gprev, gcur));	\
 } while (0)
@@ -1193,22 +1229,36 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 		return -1;						\
 	s = &f->st[si];							\
 	floor = s->floor; gprev = s->gprev; gcur = s->gcur;		\
-	gcnt = s->gcnt;							\
+	gcnt = s->gcnt; hn = s->hn;					\
+	sc->capf = (capf_);						\
 } while (0)
-	s = NULL;
-	floor = gprev = gcur = 0;
-	gcnt = READER_GROUP;
-	g = 0;
-	pos = f->data;
-	READER_ENTER(0xffff, pos);
-	for (i = 0; i < PROTO_NTAGS; i++) {
-		tb[0] = (uint8_t)(i >> 8);
-		tb[1] = (uint8_t)i;
-		f->fixed[reader_raw16(tb)] = f->tsize[i] >= 2 && i != 0xffff &&
-		    !(i == PROTO_BLOCK_MARKER && f->marker) ?
-		    8 + (uint32_t)f->tsize[i] : 0;
-	}
+/* An event in its place: the checks' state. */
+#define READER_TAKE(t_) do {						\
+	gcur = reader_max(gcur, (t_));					\
+	if (hn < READER_HEAD)						\
+		s->head[hn++] = (t_);					\
+	if (--gcnt == 0) {						\
+		floor = reader_max(floor, gprev);			\
+		gprev = gcur;						\
+		gcur = 0;						\
+		gcnt = READER_GROUP;					\
+		groups++;						\
+	}								\
+} while (0)
+	pos = sc->pos;
+	READER_ENTER(sc->capf, pos);
 	while (pos < size) {
+		if (pos >= lim) {
+			if (pos == lim) {
+				READER_LEAVE(pos);
+				sc->pos = pos;
+				sc->until = until;
+				sc->groups = groups;
+				sc->incap = incap;
+				return 2;
+			}
+			lim = UINT64_MAX;	/* an event across it */
+		}
 		if (ce < size && pos + READER_MAX_EVENT > ce) {
 			/* The next bytes, whole events at least. */
 			cs = pos;
@@ -1230,6 +1280,8 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 		stop = ce - pos > READER_MAX_EVENT ? ce - READER_MAX_EVENT : pos;
 		if (incap && stop > until)
 			stop = until;
+		if (stop > lim)
+			stop = lim;
 		k = pos - cs;
 		kstop = stop > pos ? stop - cs : k;
 		while (k < kstop && (sz = f->fixed[reader_raw16(buf + k)]) != 0) {
@@ -1243,14 +1295,7 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 				k += sz;
 				continue;
 			}
-			gcur = reader_max(gcur, t);
-			if (--gcnt == 0) {
-				floor = reader_max(floor, gprev);
-				gprev = gcur;
-				gcur = 0;
-				gcnt = READER_GROUP;
-				groups++;
-			}
+			READER_TAKE(t);
 			k += sz;
 		}
 		pos = cs + k;
@@ -1260,8 +1305,8 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 			READER_LEAVE(pos);
 			READER_ENTER(0xffff, pos);
 		}
-		if (pos >= size)
-			break;
+		if (pos >= size || pos >= lim)
+			continue;
 		/* One event the long way: variable, a marker, the tail. */
 		if (ce < size && pos + READER_MAX_EVENT > ce)
 			continue;	/* read on first */
@@ -1309,29 +1354,311 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 			pos += (uint64_t)total;
 			continue;
 		}
-		gcur = reader_max(gcur, t);
-		if (--gcnt == 0) {
-			floor = reader_max(floor, gprev);
-			gprev = gcur;
-			gcur = 0;
-			gcnt = READER_GROUP;
-			groups++;
-		}
+		READER_TAKE(t);
 		pos += (uint64_t)total;
 	}
 	READER_LEAVE(f->end);
 #undef READER_LEAVE
 #undef READER_ENTER
-	free(f->sbuf);
-	f->sbuf = NULL;
-	/* Whole groups, and what each stream's last one holds. */
-	n = groups * READER_GROUP + f->nexc;
+#undef READER_TAKE
+	sc->pos = f->end;
+	sc->groups = groups;
+	return 1;
+}
+
+/* The events a scan filed: whole groups, what each stream's last one
+ * holds, and those taken out. */
+static uint64_t
+reader_fast_count(const struct reader_fast *f, uint64_t groups)
+{
+	uint64_t	n = groups * READER_GROUP + f->nexc;
+	unsigned	i;
+
 	for (i = 0; i < f->nst; i++)
 		n += READER_GROUP - f->st[i].gcnt;
+	return n;
+}
+
+/*
+ * Where a second thread may scan from: a block marker about halfway, by
+ * its look (tag, a cap, a size, an end after its start), or 0.  Whether
+ * it is one (not bytes inside an event) the first half's scan tells, by
+ * ending there.
+ */
+static uint64_t
+reader_fast_cut(struct reader *m, const struct reader_fast *f)
+{
+	uint8_t		 buf[READER_CUT_READ + 24];
+	const uint8_t	*p, *e;
+	uint64_t	 at, mid;
+	size_t		 got;
+	uint32_t	 bs;
+	uint16_t	 cap;
+
+	if (!f->marker || m->size - f->data < READER_SPLIT)
+		return 0;
+	mid = f->data + (m->size - f->data) / 2;
+	for (at = mid; at < mid + READER_CUT_LOOK && at + 24 < m->size;
+	    at += READER_CUT_READ) {
+		if (reader_read_at(m->fd, buf, sizeof buf, at, &got) == -1 ||
+		    got < 24)
+			return 0;
+		for (p = buf, e = buf + got - 24; p < e; p++) {
+			if ((p = memchr(p, PROTO_BLOCK_MARKER, (size_t)(e - p)))
+			    == NULL)
+				break;
+			if (p == buf || p[-1] != 0)
+				continue;
+			cap = reader_be16(p + 21);
+			bs = (uint32_t)p[9] << 24 | (uint32_t)p[10] << 16 |
+			    (uint32_t)p[11] << 8 | p[12];
+			if ((cap < READER_KEYS || cap == 0xffff) && bs > 0 &&
+			    bs <= (64u << 20) &&
+			    reader_be64(p + 13) >= reader_be64(p + 1))
+				return at + (uint64_t)(p - 1 - buf);
+		}
+	}
+	return 0;
+}
+
+struct reader_half {
+	struct reader	*m;
+	struct reader_fast *f;
+	struct reader_scan sc;
+	int		 rc;
+};
+
+static void *
+reader_half_run(void *arg)
+{
+	struct reader_half *h = arg;
+
+	h->rc = reader_fast_span(h->m, h->f, &h->sc, UINT64_MAX);
+	return NULL;
+}
+
+/*
+ * Whether stream s2 of the second half may follow s of the first: the
+ * scan's check across the cut.  The lookahead needs every event to be at
+ * least every one 2 * READER_GROUP places or more before it.  For the
+ * second half's first 2 * READER_GROUP events, those places reach into
+ * the first half: the newest of its groups before the last two (floor),
+ * of those before the last (gprev too), or all of it, by how far the
+ * event is from the cut.  The later ones the second half checked against
+ * its own first group at least: that must not be older than the first
+ * half's newest.  (s2->head holds one more event than it checks: there
+ * are later ones.)
+ */
+static int
+reader_fast_joins(const struct reader_fstream *s,
+    const struct reader_fstream *s2)
+{
+	uint64_t	 fmax, fprev, gmax = 0, lim;
+	unsigned	 j, c = READER_GROUP - s->gcnt;
+
+	fprev = reader_max(s->floor, s->gprev);
+	fmax = reader_max(fprev, s->gcur);
+	for (j = 1; j <= s2->hn && j <= 2 * READER_GROUP; j++) {
+		lim = j <= READER_GROUP - c ? s->floor :
+		    j <= 2 * READER_GROUP - c ? fprev : fmax;
+		if (s2->head[j - 1] < lim)
+			return 0;
+		if (j <= READER_GROUP)
+			gmax = reader_max(gmax, s2->head[j - 1]);
+	}
+	return s2->hn <= 2 * READER_GROUP || gmax >= fmax;
+}
+
+/*
+ * The second half's streams after the first's, the first paused where
+ * the second began: 1 done, 0 they do not join (reader_fast_joins(), or
+ * too many events taken out), -1 out of memory.  A segment's pmax is the
+ * second half's newest time then, not both halves': seeking passes over
+ * a segment by its own events' times, which pmax bounds either way.
+ */
+static int
+reader_fast_join(struct reader_fast *f, struct reader_fast *f2,
+    uint64_t *extra)
+{
+	struct reader_fstream	*s2, *s;
+	struct reader_fseg	*g;
+	struct proto_frame	*x;
+	uint32_t		 base, i, j, room;
+	long			 si;
+	uint16_t		 capf;
+
+	for (i = 0; i < f2->nst; i++) {
+		s2 = &f2->st[i];
+		capf = s2->cap == PROTO_NO_CAP ? 0xffff : (uint16_t)s2->cap;
+		if (f->stream_of[capf] != 0 &&
+		    !reader_fast_joins(&f->st[f->stream_of[capf] - 1], s2))
+			return 0;
+	}
+	if (f->nexc + f2->nexc > READER_EXCEPT ||
+	    f2->nsegs > UINT32_MAX / 4 - f->nsegs)
+		return 0;
+	if (f2->nexc > 0) {
+		room = f->nexc + f2->nexc;
+		if ((x = reallocarray(f->exc, room, sizeof *x)) == NULL)
+			return -1;
+		memcpy(x + f->nexc, f2->exc, f2->nexc * sizeof *x);
+		f->exc = x;
+		f->nexc = f->exc_room = room;
+	}
+	room = f->nsegs + f2->nsegs;
+	if (room > f->segs_room) {
+		if ((g = reallocarray(f->segs, room, sizeof *g)) == NULL)
+			return -1;
+		f->segs = g;
+		f->segs_room = room;
+	}
+	base = f->nsegs;
+	for (j = 0; j < f2->nsegs; j++) {
+		f->segs[base + j] = f2->segs[j];
+		if (f2->segs[j].next != READER_NONE)
+			f->segs[base + j].next += base;
+	}
+	f->nsegs = room;
+	for (i = 0; i < f2->nst; i++) {
+		s2 = &f2->st[i];
+		if (s2->first == READER_NONE)
+			continue;
+		capf = s2->cap == PROTO_NO_CAP ? 0xffff : (uint16_t)s2->cap;
+		if ((si = reader_fast_stream(f, capf)) < 0)
+			return -1;
+		s = &f->st[si];
+		if (s->last != READER_NONE)
+			f->segs[s->last].next = base + s2->first;
+		else
+			s->first = base + s2->first;
+		s->last = base + s2->last;
+	}
+	f->end = f2->end;
+	*extra = reader_fast_count(f2, 0) - f2->nexc;
+	return 1;
+}
+
+/*
+ * Scan from sc to the end, the second half on another thread when the
+ * file is large, splits (reader_fast_cut()) and more than one core may
+ * run us: 1, 0 or -1 as reader_fast_span(); *extra: the events the
+ * second half filed in whole groups and partial ones.
+ */
+static int
+reader_fast_halves(struct reader *m, struct reader_fast *f,
+    struct reader_scan *sc, uint64_t *extra)
+{
+	struct reader_half	 h;
+	struct reader_fast	*f2;
+	pthread_t		 th;
+	uint64_t		 cut;
+	int			 rc, joined = 0;
+
+	*extra = 0;
+	if ((cut = reader_fast_cut(m, f)) == 0 || !reader_cores() ||
+	    (f2 = calloc(1, sizeof *f2)) == NULL)
+		return reader_fast_span(m, f, sc, UINT64_MAX);
+	memcpy(f2->tsize, f->tsize, sizeof f2->tsize);
+	memcpy(f2->fixed, f->fixed, sizeof f2->fixed);
+	f2->marker = f->marker;
+	f2->data = f->data;
+	f2->end = f->end;
+	memset(&h, 0, sizeof h);
+	h.m = m;
+	h.f = f2;
+	h.sc.pos = cut;
+	h.sc.capf = 0xffff;
+	if (reader_thread(&th, reader_half_run, &h) != 0) {
+		reader_fast_free(f2, 0);
+		return reader_fast_span(m, f, sc, UINT64_MAX);
+	}
+	rc = reader_fast_span(m, f, sc, cut);
+	pthread_join(th, NULL);
+	if (rc == 2 && h.rc == 1) {
+		if ((joined = reader_fast_join(f, f2, extra)) == -1)
+			rc = -1;
+	}
+	if (rc == 2 && joined == 1) {
+		*extra += h.sc.groups * READER_GROUP;
+		rc = 1;
+	} else if (rc == 2)
+		rc = reader_fast_span(m, f, sc, UINT64_MAX);
+#ifdef READER_DEBUG
+	fprintf(stderr, "reader: halves at %llu: %s\n", (unsigned long long)cut,
+	    joined == 1 ? "joined" : "scanned again");
+#endif
+	reader_fast_free(f2, 0);
+	return rc;
+}
+
+/*
+ * Whether the file suits the single pass: 1 yes, 0 no, -1 on a system
+ * error.  Reads the header with m->dec, then frames every event (as the
+ * decoder would: a bad or cut event, a second header, a marker before the
+ * end, and the file is the two passes'), and files it by its block's
+ * capability: each stream's segments.  It also checks that no event of a
+ * stream is earlier than one 2 * READER_GROUP events or more before it in
+ * the stream (by the newest time of the stream's groups of READER_GROUP
+ * events before the last two: a few instructions an event), so that a
+ * lookahead of that many events sorts every stream.  A large file's two
+ * halves are framed at once, on two threads (reader_fast_halves()).
+ */
+static int
+reader_fast_scan(struct reader *m, struct reader_fast *f)
+{
+	struct proto_ev	 ev;
+	struct reader_scan sc;
+	enum proto_res	 r;
+	uint64_t	 pos, n, extra;
+	size_t		 got, used;
+	uint32_t	 i;
+	uint8_t		 tb[2];
+	int		 rc;
+
+	/* The header: the file must start with it. */
+	r = PROTO_AGAIN;
+	for (pos = 0; r != PROTO_HEADER;) {
+		if ((r = proto_dec_next(m->dec, &ev)) == PROTO_HEADER)
+			break;
+		if (r != PROTO_AGAIN)
+			return 0;
+		if (reader_read_at(m->fd, m->rbuf, sizeof m->rbuf, pos,
+		    &got) == -1)
+			return -1;
+		if (got == 0)
+			return 0;
+		/* The decoder takes it all: it holds more than rbuf. */
+		if ((used = proto_dec_feed(m->dec, m->rbuf, got)) == 0)
+			return 0;
+		pos += used;
+	}
+	if ((m->types = proto_dec_new_sharing(m->dec, 0)) == NULL)
+		return -1;
+	memcpy(f->tsize, proto_dec_sizes(m->dec), sizeof f->tsize);
+	f->marker = proto_dec_type_size(m->dec, PROTO_BLOCK_MARKER) >= 14;
+	f->data = proto_dec_offset(m->dec);
+	f->end = m->size;
+	if (reader_fast_map(m, f) == -1)
+		return 0;
+	for (i = 0; i < PROTO_NTAGS; i++) {
+		tb[0] = (uint8_t)(i >> 8);
+		tb[1] = (uint8_t)i;
+		f->fixed[reader_raw16(tb)] = f->tsize[i] >= 2 && i != 0xffff &&
+		    !(i == PROTO_BLOCK_MARKER && f->marker) ?
+		    8 + (uint32_t)f->tsize[i] : 0;
+	}
+	memset(&sc, 0, sizeof sc);
+	sc.pos = f->data;
+	sc.capf = 0xffff;
+	if ((rc = reader_fast_halves(m, f, &sc, &extra)) != 1)
+		return rc;
+	free(f->sbuf);
+	f->sbuf = NULL;
+	n = reader_fast_count(f, sc.groups) + extra;
 	if (f->nexc > 0 && reader_fast_excstream(f) == -1)
 		return -1;
 	m->events = n;
-	f->safe = size > READER_MAX_EVENT ? size - READER_MAX_EVENT : 0;
+	f->safe = m->size > READER_MAX_EVENT ? m->size - READER_MAX_EVENT : 0;
 	f->live = calloc(f->nst + 1, sizeof *f->live);
 	f->run = calloc(f->nst + 1, sizeof *f->run);
 	f->out = calloc((size_t)(f->nst + 1) * (READER_BATCH + READER_FLOOK),
@@ -1824,7 +2151,7 @@ reader_next_n(struct reader *m, struct proto_ev *ev, size_t n)
 	else
 		k = m->out.v != NULL && reader_heap_pop(m, &m->out, ev);
 	if (k > 0) {
-		m->done += k;
+		atomic_fetch_add_explicit(&m->done, k, memory_order_relaxed);
 		m->last_time = ev[k - 1].time;
 		m->last_off = ev[k - 1].off;
 		m->given = 1;
@@ -1941,11 +2268,14 @@ reader_dec(const struct reader *m)
 	return m->types;
 }
 
-/* Why the file's events end early, or NULL. */
+/* Why the file's events end early, or NULL.  (A shrink seen by a reader
+ * of the events, feed.c's caller, before the reader thread said it.) */
 const char *
 reader_error(const struct reader *m)
 {
-	return m->error[0] != '\0' ? m->error : NULL;
+	if (m->error[0] != '\0')
+		return m->error;
+	return reader_shrank(m) ? "the file shrank while read" : NULL;
 }
 
 uint64_t
@@ -1957,7 +2287,7 @@ reader_events(const struct reader *m)
 uint64_t
 reader_done(const struct reader *m)
 {
-	return m->done;
+	return atomic_load_explicit(&m->done, memory_order_relaxed);
 }
 
 uint64_t

@@ -95,7 +95,7 @@ tl_read_range(struct tl_read *rd, uint64_t from, uint64_t to, size_t max,
 				rd->upto = to;
 				break;
 			}
-			tl_event(rd->tl, &rd->ev[i]);
+			tl_event(rd->tl, &rd->ev[i], 1);
 			rd->upto = rd->ev[i].time;
 		}
 		n += k;

@@ -1,7 +1,8 @@
 /*
  * tl.h: the timeline's summary of a run, in bounded memory.
  *
- * A struct tl is fed every event once (tl_event), in time order or nearly
+ * A struct tl is fed every event once (tl_event(), a batch at a time), in
+ * time order or nearly
  * (a live stream's capabilities may interleave late: each capability's own
  * events must be in order, which GHC guarantees).  It keeps TL_NBUCKETS
  * buckets of 2^shift ns from the first event; when the run outgrows them,
@@ -74,7 +75,7 @@ struct tl	*tl_new(void);
 struct tl	*tl_new_range(uint64_t, uint64_t);
 void		 tl_free(struct tl *);
 void		 tl_reset(struct tl *);
-void		 tl_event(struct tl *, const struct proto_ev *);
+void		 tl_event(struct tl *, const struct proto_ev *, size_t);
 void		 tl_until(struct tl *, uint64_t);
 uint64_t	 tl_start(const struct tl *);
 uint64_t	 tl_now(const struct tl *);

@@ -3,7 +3,10 @@
  *
  * The first pass reads the whole file once through the model, a slice at
  * a time (travel_pass()), and keeps a checkpoint of the model every so
- * many events (ckpt.c).  Going to time t (travel_seek()) copies back the
+ * many events (ckpt.c).  Its reading (framing, ordering, decoding) runs on
+ * a thread of its own through feed.c, as --batch's does, so the model, the
+ * timeline and the drawing have this thread: the reader is the feed's
+ * until the pass is over, and nothing else here touches it meanwhile.  Going to time t (travel_seek()) copies back the
  * last checkpoint before t, moves the reader there, and applies the
  * events up to t: at most one interval of events, whatever t is.  The
  * model then holds exactly the events before t, as a replay from the start
@@ -18,7 +21,10 @@
 #include "time/ckpt.h"
 #include "time/travel.h"
 
-#define TRAVEL_N	256		/* events read at once */
+#define TRAVEL_N	128		/* events applied at once */
+#ifndef TRAVEL_THREAD
+#define TRAVEL_THREAD	1		/* 0: the first pass on this thread */
+#endif
 
 struct travel {
 	struct reader	*rd;
@@ -31,6 +37,9 @@ struct travel {
 	int		 failed;	/* checkpoints could not be written */
 	uint64_t	 first, last;	/* event times seen in the pass */
 	int		 any;
+	struct feed	*fd;		/* the first pass's, until it is over */
+	const struct proto_ev *fev;	/* its slab: fev[fi..fn) not applied */
+	size_t		 fi, fn;
 	struct proto_ev	 ev[TRAVEL_N];
 };
 
@@ -63,23 +72,53 @@ travel_free(struct travel *tr)
 {
 	if (tr == NULL)
 		return;
+	feed_free(tr->fd);
 	ckpt_free(tr->ck);
 	free(tr);
 }
 
+/* After the events up to last: where the reader would go on from (what
+ * reader_tell() says, the feed's thread reading ahead of us). */
 static void
-travel_checkpoint(struct travel *tr)
+travel_checkpoint(struct travel *tr, const struct proto_ev *last)
 {
 	struct ckpt_pos	pos;
 	int		rc;
 
-	reader_tell(tr->rd, &pos.time, &pos.off);
+	pos.time = last->time;
+	pos.off = last->off + 1;
 	pos.events = tr->read;
 	if ((rc = ckpt_save(tr->ck, tr->m, &pos)) < 0)
 		tr->failed = 1;
 	else if (rc == 1)
 		tr->every *= 2;
 	tr->next_ck = tr->read + tr->every;
+}
+
+/* The first pass's next events: 0 at the end, where the reader is ours
+ * again (the feed's thread joined). */
+static size_t
+travel_take(struct travel *tr, const struct proto_ev **ev)
+{
+	if (tr->fi == tr->fn) {
+		if (tr->fd == NULL &&
+		    (tr->fd = feed_new(tr->rd, TRAVEL_THREAD)) == NULL) {
+			/* Out of memory: the reader on this thread. */
+			tr->fi = 0;
+			tr->fn = reader_next_n(tr->rd, tr->ev, TRAVEL_N);
+			tr->fev = tr->ev;
+		} else if (tr->fd != NULL) {
+			tr->fi = 0;
+			tr->fn = feed_next(tr->fd, &tr->fev);
+		}
+		if (tr->fn == 0) {
+			feed_free(tr->fd);
+			tr->fd = NULL;
+			return 0;
+		}
+	}
+	*ev = tr->fev + tr->fi;
+	return tr->fn - tr->fi;
 }
 
 /*
@@ -90,29 +129,34 @@ travel_checkpoint(struct travel *tr)
 int
 travel_pass(struct travel *tr, size_t max, travel_each_fn *each, void *arg)
 {
-	size_t	n, want, done = 0;
+	const struct proto_ev *ev;
+	size_t	n, done = 0;
 
 	while (!tr->passed && done < max) {
-		want = TRAVEL_N;
-		if (want > tr->next_ck - tr->read)
-			want = (size_t)(tr->next_ck - tr->read);
-		if ((n = reader_next_n(tr->rd, tr->ev, want)) == 0) {
+		if ((n = travel_take(tr, &ev)) == 0) {
 			tr->passed = 1;
 			break;
 		}
+		/* A few at a time: each() reads them again while they are
+		 * in the cache. */
+		if (n > TRAVEL_N)
+			n = TRAVEL_N;
+		if (n > tr->next_ck - tr->read)
+			n = (size_t)(tr->next_ck - tr->read);
 		if (!tr->any) {
-			tr->first = tr->ev[0].time;
+			tr->first = ev[0].time;
 			tr->any = 1;
 		}
-		if (tr->ev[n - 1].time > tr->last)
-			tr->last = tr->ev[n - 1].time;
-		(void)model_apply_until(tr->m, tr->ev, n, UINT64_MAX);
+		if (ev[n - 1].time > tr->last)
+			tr->last = ev[n - 1].time;
+		(void)model_apply_until(tr->m, ev, n, UINT64_MAX);
 		if (each != NULL)
-			each(arg, tr->ev, n);
+			each(arg, ev, n);
+		tr->fi += n;
 		tr->read += n;
 		done += n;
 		if (tr->read >= tr->next_ck)
-			travel_checkpoint(tr);
+			travel_checkpoint(tr, &ev[n - 1]);
 	}
 	return tr->passed;
 }
@@ -162,6 +206,8 @@ travel_seek(struct travel *tr, uint64_t t)
 	const struct ckpt_pos	*pos;
 	int			 i;
 
+	if (!tr->passed)
+		return -1;	/* the reader is the first pass's */
 	if ((i = ckpt_find(tr->ck, t)) < 0 ||
 	    ckpt_restore(tr->ck, i, tr->m) != 0)
 		return -1;

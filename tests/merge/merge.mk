@@ -14,6 +14,8 @@ MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
 	t_merge-b16:-DREADER_BATCH=16,-DREADER_GROUP=4 \
 	t_merge-b64:-DREADER_BATCH=64,-DREADER_GROUP=8 \
 	t_merge-fan:-DREADER_SINGLE=0,-DREADER_FAN=4,-DREADER_SEGS=64,-DREADER_LOOK=4 \
+	t_merge-half:-DREADER_SPLIT=1 \
+	t_merge-half-b3:-DREADER_SPLIT=1,-DREADER_BATCH=3,-DREADER_GROUP=2,-DREADER_EXCEPT=64 \
 	t_feed:-DT_MERGE_FEED \
 	t_feed-n7:-DT_MERGE_FEED,-DFEED_N=7,-DREADER_BATCH=16,-DREADER_GROUP=4,-DREADER_DROP=4096 \
 	t_feed-2pass:-DT_MERGE_FEED,-DFEED_N=7,-DREADER_SINGLE=0 \
@@ -21,7 +23,8 @@ MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
 	t_seek:-DT_MERGE_SEEK \
 	t_seek-b3:-DT_MERGE_SEEK,-DREADER_BATCH=3,-DREADER_GROUP=2 \
 	t_seek-2pass:-DT_MERGE_SEEK,-DREADER_SINGLE=0 \
-	t_seek-fan:-DT_MERGE_SEEK,-DREADER_SINGLE=0,-DREADER_FAN=4,-DREADER_SEGS=64,-DREADER_LOOK=4
+	t_seek-fan:-DT_MERGE_SEEK,-DREADER_SINGLE=0,-DREADER_FAN=4,-DREADER_SEGS=64,-DREADER_LOOK=4 \
+	t_seek-half:-DT_MERGE_SEEK,-DREADER_SPLIT=1,-DREADER_BATCH=3,-DREADER_GROUP=2
 MERGE_T_BINS := $(foreach v,$(MERGE_T_VARIANTS),build/merge/$(firstword $(subst :, ,$(v))))
 
 build/merge/proto/%.o: proto/%.c proto/proto.h
@@ -41,13 +44,22 @@ COMMA := ,
 build/merge/t_faults: tests/merge/t_faults.c src/read/reader.c src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
 	$(MERGE_T_CC) -o $@ tests/merge/t_faults.c src/read/reader.c src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
 
-# feed.c under ThreadSanitizer, with slabs of 7 events.
+# feed.c under ThreadSanitizer, with slabs of 7 events, and every file's
+# scan in two halves.
 build/merge/t_feed-tsan: tests/merge/t_merge.c src/read/reader.c src/read/feed.c src/evtop.h $(PROTO_SRC) proto/proto.h
-	$(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -DT_MERGE_FEED -DFEED_N=7 -O1 -g \
+	$(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -DT_MERGE_FEED -DFEED_N=7 -DREADER_SPLIT=1 -O1 -g \
 	    -fsanitize=thread -o $@ tests/merge/t_merge.c src/read/reader.c \
 	    src/read/feed.c $(PROTO_SRC) $(LDLIBS)
 
-check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_faults build/merge/t_feed-tsan
+# The check across the cut of a scan in halves, by brute force on random
+# streams (reader.c included for its static functions), with groups of 16
+# and of 2.
+build/merge/t_join build/merge/t_join-g2: build/merge/t_join%: tests/merge/t_join.c src/read/reader.c src/evtop.h tests/tap.h $(MERGE_T_PROTO)
+	$(MERGE_T_CC) $(if $*,-DREADER_GROUP=2) -o $@ tests/merge/t_join.c $(MERGE_T_PROTO) $(LDLIBS)
+
+check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_faults build/merge/t_feed-tsan build/merge/t_join build/merge/t_join-g2
+	build/merge/t_join 100000 | grep -v '^ok '
+	build/merge/t_join-g2 100000 | grep -v '^ok '
 	tests/merge/merge.sh build/merge $(MODEL_FILES)
 	build/merge/t_faults tests/fixtures/gc.eventlog build/merge
 

@@ -19,11 +19,12 @@ out=$dir/merge.out
 mkdir -p "$out"
 synth=$dir/synth
 mkdir -p "$synth"
-# seed events caps block [late]
+# seed events caps block [late [step [back [early]]]]
 set -- "$@" $(
 	for spec in "1 20000 2 600" "2 30000 4 2000" "3 5000 1 100" \
 	    "4 40000 8 300" "5 20000 3 4000 6" "6 20000 16 256" \
-	    "7 3000 2 64 40" "8 60000 5 20000 3" "9 20000 3 2000 1 4 500"; do
+	    "7 3000 2 64 40" "8 60000 5 20000 3" "9 20000 3 2000 1 4 500" \
+	    "10 20000 2 600 1 4 2 400" "11 30000 3 1500 1 4 2 1000"; do
 		f=$synth/synth-$(echo $spec | tr ' ' '-').eventlog
 		$dir/mksynth $spec > "$f" || exit 1
 		echo "$f"
@@ -47,7 +48,8 @@ same() {
 		fail=$((fail + 1))
 	fi
 }
-for v in t_merge t_merge-b3 t_merge-b16 t_merge-b64 t_merge-b1 t_merge-fan; do
+for v in t_merge t_merge-b3 t_merge-b16 t_merge-b64 t_merge-b1 t_merge-fan \
+    t_merge-half t_merge-half-b3; do
 	same $v ref - "$@"
 done
 # feed.c: the reader's events on a second thread (or not), and with its
@@ -55,7 +57,7 @@ done
 for v in t_feed t_feed-n7 t_feed-2pass t_feed-sync t_feed-tsan; do
 	same $v ref - "$@"
 done
-for v in t_seek t_seek-b3 t_seek-2pass t_seek-fan; do
+for v in t_seek t_seek-b3 t_seek-2pass t_seek-fan t_seek-half; do
 	$dir/$v "$@" > "$out/$v" 2> "$out/$v.err"
 	# The lines but the seek's must be the reference's.
 	if ! sed 's/ seek-[a-zA-Z-]*$//' "$out/$v" | cmp -s "$out/ref" -; then
@@ -84,6 +86,16 @@ if [ "$single" -eq 0 ] || [ "$two" -eq 0 ]; then
 	echo "not ok - single pass taken $single times, two passes $two times"
 	fail=$((fail + 1))
 fi
-echo "merge: $# files, single pass $single times, two passes $two times"
+# The scan in halves (the *-half builds and t_feed-tsan): joined, and
+# scanned again where the halves did not join.
+joined=$(cat $out/*.err | grep -c "halves at .*: joined")
+again=$(cat $out/*.err | grep -c "halves at .*: scanned again")
+if [ "$(nproc)" -lt 2 ]; then
+	echo "merge: the scan in halves: SKIPPED (one core)"
+elif [ "$joined" -eq 0 ] || [ "$again" -eq 0 ]; then
+	echo "not ok - the halves joined $joined times, scanned again $again times"
+	fail=$((fail + 1))
+fi
+echo "merge: $# files, single pass $single times, two passes $two times; halves joined $joined times, scanned again $again"
 echo "merge: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -2,7 +2,7 @@
  * mksynth.c: a synthetic eventlog whose capabilities' blocks interleave,
  * for the merge tests.
  *
- *	mksynth SEED EVENTS CAPS BLOCK [LATE [STEP [BACK]]] > FILE
+ *	mksynth SEED EVENTS CAPS BLOCK [LATE [STEP [BACK [EARLY]]]] > FILE
  *
  * CAPS capabilities post events on their own clocks (steps of 0 to STEP - 1
  * ns, 4 by default, so that times tie within and across caps; now and then
@@ -13,7 +13,12 @@
  * LATE, cap 0 holds its buffer LATE times longer: its blocks come far
  * behind the others'.  Events without a cap just after a block count as
  * its cap's (the reference's reading of the block size), often far out of
- * place in that stream: the single pass takes them out of it.
+ * place in that stream: the single pass takes them out of it.  With EARLY,
+ * the second event of each of cap 0's blocks is stamped EARLY ns early:
+ * wherever the scan in halves cuts the file, cap 0's stream in the second
+ * half begins with an event too far out of place for the lookahead (and
+ * there are no events without a cap, whose own clock would make every
+ * stream's later events look early).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +32,7 @@ struct cap {
 	uint8_t		*buf;
 	size_t		 n, size, limit;
 	uint64_t	 t, first;
+	unsigned	 nb;		/* events in the buffer */
 };
 
 static uint64_t	rng;
@@ -125,6 +131,7 @@ flush(FILE *f, struct cap *c, int id)
 	fwrite(m, 1, 24, f);
 	fwrite(c->buf, 1, c->n, f);
 	c->n = 0;
+	c->nb = 0;
 }
 
 int
@@ -133,13 +140,14 @@ main(int argc, char **argv)
 	struct cap	 caps[MAXCAPS];
 	uint8_t		 ev[64];
 	uint64_t	 events, i, late = 1, step = 4, back = 2, t, nocap_t = 0;
+	uint64_t	 early = 0;
 	size_t		 block, k;
 	int		 ncaps, c;
 	FILE		*f = stdout;
 
 	if (argc < 5) {
 		fprintf(stderr, "usage: mksynth SEED EVENTS CAPS BLOCK "
-		    "[LATE [STEP [BACK]]]\n");
+		    "[LATE [STEP [BACK [EARLY]]]]\n");
 		return 2;
 	}
 	rng = strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ULL;
@@ -152,6 +160,8 @@ main(int argc, char **argv)
 		step = strtoull(argv[6], NULL, 10);
 	if (argc > 7)
 		back = strtoull(argv[7], NULL, 10);
+	if (argc > 8)
+		early = strtoull(argv[8], NULL, 10);
 	if (ncaps < 1 || ncaps > MAXCAPS || block < 64 || late < 1 ||
 	    step < 1 || back < 1)
 		return 2;
@@ -176,6 +186,8 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < events; i++) {
 		c = (int)(rnd() % (uint64_t)(ncaps + 1)) - 1;
+		if (c < 0 && early > 0)
+			c = (int)(rnd() % (uint64_t)ncaps);
 		if (c < 0) {
 			/* Without a cap: between blocks, on its own clock. */
 			nocap_t += rnd() % step;
@@ -185,10 +197,13 @@ main(int argc, char **argv)
 		t = caps[c].t += rnd() % step;
 		if (rnd() % 16 == 0 && t > back * step)
 			t -= rnd() % (back * step);	/* stamped early */
+		if (c == 0 && early > 0 && caps[c].nb == 1)
+			t = t > early ? t - early : 0;
 		if (caps[c].n == 0)
 			caps[c].first = t;
 		k = event(caps[c].buf + caps[c].n, t);
 		caps[c].n += k;
+		caps[c].nb++;
 		if (caps[c].n >= caps[c].limit)
 			flush(f, &caps[c], c);
 		if (nocap_t < caps[c].t && rnd() % 2)

@@ -108,8 +108,6 @@ drain(struct reader *r, int feed, char *err, size_t size)
 		exit(2);
 	while ((n = feed_next(f, &fev)) > 0)
 		all += n;
-	if ((e = feed_error(f)) != NULL)
-		snprintf(err, size, "%s", e);
 	feed_free(f);
 	if ((e = reader_error(r)) != NULL)
 		snprintf(err, size, "%s", e);
@@ -199,10 +197,8 @@ main(int argc, char **argv)
 				for (k = 0; k < got; k++)
 					if (fev[k].len > 0)
 						sink += fev[k].payload[0];
-			snprintf(msg, sizeof msg, "%s", feed_error(f) != NULL ?
-			    feed_error(f) : "");
 			feed_free(f);
-			err = reader_error(r) != NULL ? reader_error(r) : msg;
+			err = reader_error(r) != NULL ? reader_error(r) : "";
 		} else {
 			got = reader_next_n(r, ev, 16);
 			if (truncate(path, 4096) != 0)

@@ -133,7 +133,7 @@ main(int argc, char **argv)
 	struct reader	*m;
 	struct feed	*fd = NULL;
 	const struct proto_ev *ev;
-	const char	*name, *err, *ferr = NULL, *seek = "";
+	const char	*name, *err, *seek = "";
 	char		*cause;
 	uint64_t	 h, h1, set, n, last_t, last_off;
 	int		 i, sorted, rc = 0;
@@ -187,7 +187,6 @@ main(int argc, char **argv)
 			n++;
 		}
 		if (fd != NULL) {
-			ferr = feed_error(fd);
 			feed_free(fd);
 			fd = NULL;
 		}
@@ -195,10 +194,8 @@ main(int argc, char **argv)
 			sorted = 0;
 		err = reader_error(m);
 		/* The count reader_open() gave (progress) is what came. */
-		if (err == NULL && ferr == NULL && n != reader_events(m))
+		if (err == NULL && n != reader_events(m))
 			sorted = 0;
-		if (err == NULL)
-			err = ferr;
 #ifdef T_MERGE_SEEK
 		seek = err == NULL ? seek_test(m, all, n) : "seek-skipped";
 #endif

@@ -31,7 +31,7 @@ pass(const char *path, int feed, uint64_t max, uint64_t *events,
 	struct reader		*r;
 	struct tl		*tl = NULL;
 	char			*cause = NULL;
-	size_t			 k, i;
+	size_t			 k;
 	double			 t0;
 
 	if ((r = reader_open(path, &cause)) == NULL) {
@@ -44,8 +44,7 @@ pass(const char *path, int feed, uint64_t max, uint64_t *events,
 	t0 = cpu();
 	while (*events < max && (k = reader_next_n(r, ev, BATCH)) > 0) {
 		if (feed)
-			for (i = 0; i < k; i++)
-				tl_event(tl, &ev[i]);
+			tl_event(tl, ev, k);
 		*events += k;
 	}
 	t0 = cpu() - t0;

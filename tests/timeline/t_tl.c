@@ -424,7 +424,7 @@ check_file(const char *path, int with_model)
 	model_set_reorder(m, 0, 0);
 	model_header(m, reader_dec(rd));
 	while (reader_next(rd, &ev) == PROTO_EVENT) {
-		tl_event(tl, &ev);
+		tl_event(tl, &ev, 1);
 		ref_event(&r, &ev);
 		model_apply(m, &ev);
 	}
@@ -501,11 +501,11 @@ check_disorder(const char *path)
 		}
 		while (reader_next(rd, &ev) == PROTO_EVENT) {
 			if (pass == -1)
-				tl_event(a, &ev);
+				tl_event(a, &ev, 1);
 			/* Cap-less events first, then each cap's. */
 			if ((pass == -1 && ev.cap < 0) || (pass >= 0 &&
 			    ev.cap == pass))
-				tl_event(b, &ev);
+				tl_event(b, &ev, 1);
 		}
 		reader_free(rd);
 	}
@@ -549,7 +549,7 @@ check_range(const char *path, double f0, double f1)
 	memset(&r, 0, sizeof r);
 	whole = tl_new();
 	while (reader_next(rd, &ev) == PROTO_EVENT) {
-		tl_event(whole, &ev);
+		tl_event(whole, &ev, 1);
 		ref_event(&r, &ev);
 	}
 	reader_free(rd);
@@ -682,7 +682,7 @@ check_synthetic(void)
 		for (c = 0; c < 4; c++) {
 			ev_at(&ev, PROTO_RUN_THREAD, c, t + 1000 * c);
 			ev.u.thread.thread = (uint32_t)(k % 97 + c);
-			tl_event(tl, &ev);
+			tl_event(tl, &ev, 1);
 			ref_event(&r, &ev);
 		}
 		for (c = 0; c < 4; c++) {
@@ -690,23 +690,23 @@ check_synthetic(void)
 			    1000 * c);
 			ev.u.stop.thread = (uint32_t)(k % 97 + c);
 			ev.u.stop.status = 2;
-			tl_event(tl, &ev);
+			tl_event(tl, &ev, 1);
 			ref_event(&r, &ev);
 		}
 		dur = 100000 + (k * 7919) % 3000000;
 		for (c = 0; c < 4; c++) {
 			ev_at(&ev, PROTO_GC_START, c, t + 6000000 + c);
-			tl_event(tl, &ev);
+			tl_event(tl, &ev, 1);
 			ref_event(&r, &ev);
 		}
 		for (c = 0; c < 4; c++) {
 			ev_at(&ev, PROTO_GC_END, c, t + 6000000 + dur + c);
-			tl_event(tl, &ev);
+			tl_event(tl, &ev, 1);
 			ref_event(&r, &ev);
 		}
 		ev_at(&ev, PROTO_HEAP_SIZE, -1, t + 6000000 + dur + 9);
 		ev.u.heap.bytes = 1000000 + k % 1000;
-		tl_event(tl, &ev);
+		tl_event(tl, &ev, 1);
 		ref_event(&r, &ev);
 		if (k % 72 == 0) {
 			snprintf(label, sizeof label, "phase %llu",
@@ -714,7 +714,7 @@ check_synthetic(void)
 			ev_at(&ev, PROTO_USER_MARKER, 0, t + 10);
 			ev.u.msg.p = label;
 			ev.u.msg.len = (uint32_t)strlen(label);
-			tl_event(tl, &ev);
+			tl_event(tl, &ev, 1);
 			ref_event(&r, &ev);
 		}
 	}
@@ -758,17 +758,17 @@ check_robust(void)
 	struct tl_cap_sum	 s;
 
 	ev_at(&ev, PROTO_RUN_THREAD, 70000, 100);
-	tl_event(tl, &ev);
+	tl_event(tl, &ev, 1);
 	ev_at(&ev, PROTO_RUN_THREAD, 3, 1000);
 	ev.u.thread.thread = 7;
-	tl_event(tl, &ev);
+	tl_event(tl, &ev, 1);
 	ev_at(&ev, PROTO_STOP_THREAD, 3, 500);	/* back in time */
-	tl_event(tl, &ev);
+	tl_event(tl, &ev, 1);
 	ev_at(&ev, PROTO_GC_END, -1, 2000);
-	tl_event(tl, &ev);
+	tl_event(tl, &ev, 1);
 	ev_at(&ev, PROTO_RUN_THREAD, 3, 5000);
 	ev.u.thread.thread = 8;
-	tl_event(tl, &ev);
+	tl_event(tl, &ev, 1);
 	tl_cap_sum(tl, 3, 0, UINT64_MAX, &s);
 	ok(tl_ncaps(tl) == 4 && s.known && s.run == 0 && s.idle == 4900 &&
 	    tl_pauses(tl) == 0 && tl_start(tl) == 100,

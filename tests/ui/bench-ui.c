@@ -54,7 +54,7 @@ static void
 gen_apply(struct gen *g, struct proto_ev *ev)
 {
 	model_apply(g->m, ev);
-	tl_event(g->tl, ev);
+	tl_event(g->tl, ev, 1);
 	g->events++;
 	g->t += 7;
 }

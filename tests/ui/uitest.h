@@ -58,7 +58,7 @@ uitest_tl(const char *path)
 	}
 	if ((tl = tl_new()) != NULL)
 		while (reader_next(mg, &ev) == PROTO_EVENT)
-			tl_event(tl, &ev);
+			tl_event(tl, &ev, 1);
 	reader_free(mg);
 	return tl;
 }
