@@ -31,7 +31,7 @@ build/merge/proto/%.o: proto/%.c proto/proto.h
 	@mkdir -p $(@D)
 	$(MERGE_T_CC) -c -o $@ $<
 
-build/merge/mksynth: tests/merge/mksynth.c
+build/merge/mksynth: tests/merge/mksynth.c tests/merge/rnd.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
@@ -54,7 +54,7 @@ build/merge/t_feed-tsan: tests/merge/t_merge.c src/read/reader.c src/read/feed.c
 # The check across the cut of a scan in halves, by brute force on random
 # streams (reader.c included for its static functions), with groups of 16
 # and of 2.
-build/merge/t_join build/merge/t_join-g2: build/merge/t_join%: tests/merge/t_join.c src/read/reader.c src/evtop.h tests/tap.h $(MERGE_T_PROTO)
+build/merge/t_join build/merge/t_join-g2: build/merge/t_join%: tests/merge/t_join.c tests/merge/rnd.h src/read/reader.c src/evtop.h tests/tap.h $(MERGE_T_PROTO)
 	$(MERGE_T_CC) $(if $*,-DREADER_GROUP=2) -o $@ tests/merge/t_join.c $(MERGE_T_PROTO) $(LDLIBS)
 
 check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_faults build/merge/t_feed-tsan build/merge/t_join build/merge/t_join-g2

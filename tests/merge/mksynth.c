@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rnd.h"
+
 #define MAXCAPS		64
 #define BLOCK_MARKER	18
 
@@ -35,16 +37,6 @@ struct cap {
 	unsigned	 nb;		/* events in the buffer */
 };
 
-static uint64_t	rng;
-
-static uint64_t
-rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 static void
 put16(uint8_t *p, unsigned v)

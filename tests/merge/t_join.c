@@ -13,19 +13,9 @@
 #include "read/reader.c"
 
 #include "../tap.h"
+#include "rnd.h"
 
 #define T_MAX	400
-
-static uint64_t	rng = 88172645463325252ULL;
-
-static uint64_t
-rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 /* The scan's state over t[0..n) as reader_fast_span() keeps it, and the
  * events it keeps in the stream (not taken out) in keep[]. */

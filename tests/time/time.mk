@@ -8,14 +8,20 @@ build/san/t_travel: tests/time/t_travel.c $(MODEL_SAN_SRC) src/model/model.h src
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/time/t_travel.c $(MODEL_SAN_SRC) $(LDLIBS)
 
+# The first pass's reader thread (feed.c) under ThreadSanitizer.
+build/tsan/t_travel: tests/time/t_travel.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=thread -o $@ tests/time/t_travel.c $(MODEL_SAN_SRC) $(LDLIBS)
+
 build/tests/t_when: tests/time/t_when.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-check-travel: build/tests/t_travel build/san/t_travel build/tests/t_when
+check-travel: build/tests/t_travel build/san/t_travel build/tsan/t_travel build/tests/t_when
 	@echo "build/tests/t_when"; build/tests/t_when | grep -v '^ok '
 	@echo "build/tests/t_travel (fixtures and corpus)"; build/tests/t_travel $(MODEL_FILES) | grep -v '^ok '
 	@echo "build/san/t_travel (fixtures, under ASan/UBSan)"; build/san/t_travel -n 8 -e 300 $(wildcard tests/fixtures/*.eventlog) | grep -v '^ok '
+	@echo "build/tsan/t_travel (fixtures, under TSan)"; build/tsan/t_travel -n 4 -e 300 $(wildcard tests/fixtures/*.eventlog) | grep -v '^ok '
 
 CHECKS += check-travel
 .PHONY: check-travel
