@@ -825,7 +825,7 @@ struct reader_fseg {
 #define READER_CUT_READ	(256 << 10)
 #define READER_CUT_LOOK	(16u << 20)
 /* Events of a stream's start in the second half checked against the
- * first half's (reader_fast_join()). */
+ * first half's (reader_fast_follows()). */
 #define READER_HEAD	(2 * READER_GROUP + 1)
 
 struct reader_fstream {
@@ -840,7 +840,7 @@ struct reader_fstream {
 	uint64_t	 floor, gprev, gcur;
 	unsigned	 gcnt;
 	/* The times of its first READER_HEAD events in the scan's part, and
-	 * how many there are (reader_fast_join()). */
+	 * how many there are (reader_fast_follows()). */
 	uint64_t	 head[READER_HEAD];
 	unsigned	 hn;
 	/* The stream of events taken out of theirs, or NULL. */
@@ -1450,7 +1450,7 @@ reader_half_run(void *arg)
  * are later ones.)
  */
 static int
-reader_fast_joins(const struct reader_fstream *s,
+reader_fast_follows(const struct reader_fstream *s,
     const struct reader_fstream *s2)
 {
 	uint64_t	 fmax, fprev, gmax = 0, lim;
@@ -1471,7 +1471,7 @@ reader_fast_joins(const struct reader_fstream *s,
 
 /*
  * The second half's streams after the first's, the first paused where
- * the second began: 1 done, 0 they do not join (reader_fast_joins(), or
+ * the second began: 1 done, 0 they do not join (reader_fast_follows(), or
  * too many events taken out), -1 out of memory.  A segment's pmax is the
  * second half's newest time then, not both halves': seeking passes over
  * a segment by its own events' times, which pmax bounds either way.
@@ -1491,7 +1491,7 @@ reader_fast_join(struct reader_fast *f, struct reader_fast *f2,
 		s2 = &f2->st[i];
 		capf = s2->cap == PROTO_NO_CAP ? 0xffff : (uint16_t)s2->cap;
 		if (f->stream_of[capf] != 0 &&
-		    !reader_fast_joins(&f->st[f->stream_of[capf] - 1], s2))
+		    !reader_fast_follows(&f->st[f->stream_of[capf] - 1], s2))
 			return 0;
 	}
 	if (f->nexc + f2->nexc > READER_EXCEPT ||

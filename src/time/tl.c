@@ -503,8 +503,8 @@ static void	tl_begin(struct tl *, uint64_t) __attribute__((noinline));
 /*
  * Each event: a few comparisons for most; RUN_THREAD and STOP_THREAD,
  * the most frequent that matter, a few more (tl_thread_fast); the rest
- * out of line.  Inlined in the loop of tl_event(): a call an event cost
- * a fifth of the summary.
+ * out of line.  Inlined in the loop of tl_event(): 45 instructions an
+ * event where a call an event took 48 and the caller's loop.
  */
 static inline __attribute__((always_inline)) void
 tl_one(struct tl *tl, const struct proto_ev *ev)

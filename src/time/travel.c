@@ -6,9 +6,10 @@
  * many events (ckpt.c).  Its reading (framing, ordering, decoding) runs on
  * a thread of its own through feed.c, as --batch's does, so the model, the
  * timeline and the drawing have this thread: the reader is the feed's
- * until the pass is over, and nothing else here touches it meanwhile.  Going to time t (travel_seek()) copies back the
- * last checkpoint before t, moves the reader there, and applies the
- * events up to t: at most one interval of events, whatever t is.  The
+ * until the pass is over, and nothing else here touches it meanwhile.
+ * Going to time t (travel_seek()) copies back the last checkpoint before
+ * t, moves the reader there, and applies the events up to t: at most one
+ * interval of events, whatever t is.  The
  * model then holds exactly the events before t, as a replay from the start
  * stopped at t would (tests/time checks that at random times on every log).
  */
@@ -101,15 +102,15 @@ static size_t
 travel_take(struct travel *tr, const struct proto_ev **ev)
 {
 	if (tr->fi == tr->fn) {
-		if (tr->fd == NULL &&
-		    (tr->fd = feed_new(tr->rd, TRAVEL_THREAD)) == NULL) {
-			/* Out of memory: the reader on this thread. */
-			tr->fi = 0;
+		if (tr->fd == NULL)
+			tr->fd = feed_new(tr->rd, TRAVEL_THREAD);
+		tr->fi = 0;
+		if (tr->fd != NULL)
+			tr->fn = feed_next(tr->fd, &tr->fev);
+		else {
+			/* Out of memory for the feed: read here. */
 			tr->fn = reader_next_n(tr->rd, tr->ev, TRAVEL_N);
 			tr->fev = tr->ev;
-		} else if (tr->fd != NULL) {
-			tr->fi = 0;
-			tr->fn = feed_next(tr->fd, &tr->fev);
 		}
 		if (tr->fn == 0) {
 			feed_free(tr->fd);

@@ -1,6 +1,6 @@
 /*
  * t_join.c: the scan's check across the cut of a file scanned in two
- * halves (reader_fast_joins() in src/read/reader.c, included here for its
+ * halves (reader_fast_follows() in src/read/reader.c, included here for its
  * static functions) is sound: whenever it lets a stream's second half
  * follow its first, every event of the joined stream is at least every one
  * 2 * READER_GROUP places or more before it, which the single pass's
@@ -94,7 +94,7 @@ main(int argc, char **argv)
 		}
 		na = scan(s1, t, n1, a);
 		nb = scan(s2, t + n1, n2, b);
-		if (reader_fast_joins(s1, s2)) {
+		if (reader_fast_follows(s1, s2)) {
 			joined++;
 			/* The second half's own check passed on its events
 			 * (scan() kept them): together they must hold. */
