@@ -15,18 +15,6 @@ trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' 0
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 log=tests/fixtures/gc.eventlog
 
-# screen_has REGEX SECONDS: poll the screen until a line matches.
-screen_has() {
-	local end=$((SECONDS + $2 + 1))
-	while [ $SECONDS -lt $end ]; do
-		$T capture-pane -p -t s >"$TMP/screen" 2>/dev/null
-		grep -Eq -- "$1" "$TMP/screen" && return 0
-		sleep 0.05
-	done
-	echo "# timed out waiting for /$1/; the screen:" >&2
-	sed 's/^/#   /' "$TMP/screen" >&2
-	return 1
-}
 # go TEXT: g, TEXT typed as it is, Enter.
 go() {
 	$T send-keys -t s g
@@ -34,49 +22,49 @@ go() {
 	$T send-keys -t s Enter
 }
 collections() {	# from the GC pane's title on the last screen
-	sed -nE 's/.* 2 GC +([0-9]+) collections.*/\1/p' "$TMP/screen" | head -1
+	sed -nE 's/.* 2 GC +([0-9]+) collections.*/\1/p' "$TMP/s.screen" | head -1
 }
 
 $T new-session -d -s s -x 120 -y 40 "./evtop $log"
-ok "the replay starts" screen_has 'event [0-9]' 10
+ok "the replay starts" screen_has s 'event [0-9]' 10
 $T send-keys -t s g
-ok "g asks for a time" screen_has 'Go to time: ' 5
+ok "g asks for a time" screen_has s 'Go to time: ' 5
 $T send-keys -t s -l 0.2s
 $T send-keys -t s Enter
 ok "g 0.2s: the header is at 0.200s, the replay held" \
-    screen_has 'event 0\.200s.*|paused' 5
-screen_has 'event 0\.200s' 5 >/dev/null
+    screen_has s 'event 0\.200s.*|paused' 5
+screen_has s 'event 0\.200s' 5 >/dev/null
 want=$(./evtop --batch --json --from 0 --to 0.2s $log | tail -1 |
     jq .gc.collections)
 ok "the GC pane counts the collections before 0.2 s ($want)" \
     eq "$(collections)" "$want"
 go end
 all=$(./evtop --batch --json $log | tail -1 | jq .gc.collections)
-ok "g end: all $all collections" screen_has " 2 GC +$all collections" 5
+ok "g end: all $all collections" screen_has s " 2 GC +$all collections" 5
 go -0.1s
-ok "g -0.1s goes back" screen_has "event 0\.3[0-9][0-9]s" 5
+ok "g -0.1s goes back" screen_has s "event 0\.3[0-9][0-9]s" 5
 go 12x
-ok "a bad time is said" screen_has 'is not a time' 5
-ok "and the display stays where it was" screen_has "event 0\.3[0-9][0-9]s" 2
+ok "a bad time is said" screen_has s 'is not a time' 5
+ok "and the display stays where it was" screen_has s "event 0\.3[0-9][0-9]s" 2
 $T send-keys -t s P
-ok "P goes on from there" screen_has "event 0\.4[0-9][0-9]s|replayed" 10
+ok "P goes on from there" screen_has s "event 0\.4[0-9][0-9]s|replayed" 10
 # A range: [ at 0.1 s, ] at 0.3 s.
 go 0.1s
-screen_has 'event 0\.100s' 5 >/dev/null
+screen_has s 'event 0\.100s' 5 >/dev/null
 $T send-keys -t s '['
-ok "[ marks a range's start" screen_has 'range starts here' 5
+ok "[ marks a range's start" screen_has s 'range starts here' 5
 go 0.3s
-screen_has 'event 0\.300s' 5 >/dev/null
+screen_has s 'event 0\.300s' 5 >/dev/null
 $T send-keys -t s ']'
 ok "] shows the range in the header" \
-    screen_has 'range 0\.100s-0\.300s \(Esc: back\)' 5
+    screen_has s 'range 0\.100s-0\.300s \(Esc: back\)' 5
 want=$(./evtop --batch --json --from 0.1s --to 0.3s $log | tail -1 |
     jq .gc.collections)
 ok "the GC pane counts the range's collections ($want)" \
-    screen_has " 2 GC +$want collections .*\(range\)" 5
+    screen_has s " 2 GC +$want collections .*\(range\)" 5
 $T send-keys -t s Escape
 ok "Esc leaves the range, held at its end" \
-    screen_has 'event 0\.300s' 5
+    screen_has s 'event 0\.300s' 5
 $T send-keys -t s q
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
