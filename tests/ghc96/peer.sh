@@ -78,15 +78,37 @@ unix_finite() {
 	ok "unix: its pid ($p)" eq "$($JS get "$d/live.json" program.pid)" "$p"
 }
 
-tcp_finite() {
-	local d=$T/tcp p port
+# One finite run over TCP: evtop's exit status.
+tcp_run() {
+	local d=$T/tcp p port rc
 	port=$(free_port)
 	finite tcp GHC_EVENTLOG_INET_HOST=127.0.0.1 GHC_EVENTLOG_INET_PORT="$port"
 	p=$(cat $d/pid)
 	timeout 60 "$EVTOP" --batch --json --once --tcp "127.0.0.1:$port" \
 	    --record "$d/rec.eventlog" --send census >"$d/live.json" 2>"$d/err"
-	ok "tcp: exit 0" eq $? 0
+	rc=$?
 	wait_exit "$p" 40
+	return $rc
+}
+
+tcp_finite() {
+	local d=$T/tcp rc
+	tcp_run
+	rc=$?
+	# Twice in CI under load (never alone), the program ran to its end
+	# without the census though evtop sent the request on connecting
+	# (its log says so).  The likely cause, not proved: the library hands
+	# the request to the RTS while the program, held by
+	# GHC_EVENTLOG_WAIT, is still starting.  Such a run is run again,
+	# once, and said; a second loss fails.
+	if [ $rc -eq 0 ] && ! grep -q "census: a census arrived" "$d/err" &&
+	    grep -q "census: sent" "$d/err"; then
+		echo "# tcp: the census request was lost at the program's start; again"
+		sed 's/^/#   /' "$d/err"
+		tcp_run
+		rc=$?
+	fi
+	ok "tcp: exit 0" eq $rc 0
 	ok "tcp: the census arrived" wait_for "$d/err" "census: a census arrived" 1
 	ok "tcp: the whole stream, to the end marker" ends_whole "$d/rec.eventlog"
 	ok "tcp: fibber's last marker" shows "$d/rec.eventlog" "marker: Finished fib 33"
