@@ -141,7 +141,10 @@ uint64_t	 reader_size(const struct reader *);
 
 /* feed.c: a reader read on a thread of its own, a slab at a time. */
 struct feed;
+typedef size_t	 feed_fill_fn(void *, struct proto_ev *, size_t, uint64_t,
+		     uint64_t);
 struct feed	*feed_new(struct reader *, int);
+struct feed	*feed_new_fill(feed_fill_fn *, void *, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
 void		 feed_free(struct feed *);
 

@@ -32,6 +32,12 @@
  * Without the thread (feed_new(r, 0), when none can be started, when the
  * process may run on one core only, or when the reader's events do not
  * last: reader_lasting()) the caller fills a slab itself: the same events.
+ *
+ * feed_new_fill() takes any source of events in its place: fill(arg, ev,
+ * max, slab, released) puts up to max events at ev, 0 at the end.  slab
+ * counts the slabs filled before this one, released those the caller is
+ * done with: what the events of slab k borrow may go once released > k
+ * (a live source's history, src/time/redo.c, frees a file's reader so).
  */
 #include <pthread.h>
 #include <stdalign.h>
@@ -55,7 +61,9 @@ struct feed_slab {
 };
 
 struct feed {
-	struct reader	*rd;
+	struct reader	*rd;		/* NULL: fill */
+	feed_fill_fn	*fill;
+	void		*arg;
 	int		 threaded;
 	pthread_t	 thread;
 	/* Slabs counted since the start: the reader alone writes filled,
@@ -74,6 +82,7 @@ struct feed {
 	/* The caller's. */
 	alignas(64) int	 holding;	/* slab taken is being read */
 	int		 end;
+	uint64_t	 sync;		/* slabs filled without the thread */
 };
 
 static inline void
@@ -159,12 +168,20 @@ feed_reader(void *arg)
 		if (atomic_load(&f->stop))
 			return NULL;
 		s = &f->slab[filled % FEED_SLABS];
-		n = s->n = reader_next_n(f->rd, s->ev, FEED_N);
+		n = s->n = f->fill(f->arg, s->ev, FEED_N, filled,
+		    atomic_load(&f->taken));
 		atomic_store(&f->filled, ++filled);
 		feed_wake(f, &f->caller_asleep, &f->filled_cv);
 		if (n == 0)
 			return NULL;
 	}
+}
+
+static size_t
+feed_fill_reader(void *arg, struct proto_ev *ev, size_t max, uint64_t slab,
+    uint64_t released)
+{
+	return reader_next_n(arg, ev, max);
 }
 
 /* Start reading r; threaded = 0 reads in feed_next() instead. */
@@ -173,11 +190,25 @@ feed_new(struct reader *r, int threaded)
 {
 	struct feed	*f;
 
+	f = feed_new_fill(feed_fill_reader, r, threaded && reader_lasting(r));
+	if (f != NULL)
+		f->rd = r;
+	return f;
+}
+
+/* Start filling from fill(arg, ...), on a thread if threaded and there is
+ * a core for it. */
+struct feed *
+feed_new_fill(feed_fill_fn *fill, void *arg, int threaded)
+{
+	struct feed	*f;
+
 	if ((f = aligned_alloc(64, sizeof *f)) == NULL)
 		return NULL;
 	memset(f, 0, sizeof *f);
-	f->rd = r;
-	if (!threaded || !reader_lasting(r) || !reader_cores())
+	f->fill = fill;
+	f->arg = arg;
+	if (!threaded || !reader_cores())
 		return f;
 	/* (With default attributes these cannot fail.) */
 	pthread_mutex_init(&f->mu, NULL);
@@ -204,14 +235,15 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 
 	if (f->end)
 		return 0;
-	if (reader_shrank(f->rd)) {
+	if (f->rd != NULL && reader_shrank(f->rd)) {
 		/* What the events before borrowed may have been zeros. */
 		f->end = 1;	/* reader_error() says why */
 		return 0;
 	}
 	if (!f->threaded) {
 		s = &f->slab[0];
-		s->n = reader_next_n(f->rd, s->ev, FEED_N);
+		s->n = f->fill(f->arg, s->ev, FEED_N, f->sync, f->sync);
+		f->sync++;
 	} else {
 		if (f->holding) {
 			atomic_fetch_add(&f->taken, 1);

@@ -22,6 +22,12 @@
  *
  * Only events older than the history kept (the oldest usable checkpoint)
  * are applied where they arrive and counted late, as before.
+ *
+ * A run reads the history on a thread of its own (feed.c, the spill's
+ * cursor lent to it), as `--batch` reads a file: framing, merging and
+ * decoding there, the model here.  Nothing else of the cursor's is done
+ * while it is lent: going back (redo_run()), ending a run, holding the
+ * model in the past (redo_until(), on this thread) take it back first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,9 @@
 #include "time/spill.h"
 
 #define REDO_N		2048		/* events applied at once */
+#ifndef REDO_THREAD
+#define REDO_THREAD	1		/* 0: runs read the history here */
+#endif
 #define REDO_SLICE_NS	4000000ull	/* a slice of the poll loop */
 #define REDO_CKPTS	64		/* checkpoints kept */
 #define REDO_SAMPLES	64
@@ -102,10 +111,58 @@ struct redo {
 	int		 ns, s0;
 
 	struct redo_stats st;
+	struct feed	*feed;		/* a run's history, read on a thread */
+	int		 here;		/* or here, for the rest of the run */
 	const struct proto_ev *ev[REDO_N];	/* in the history's files */
 };
 
 static int	redo_hold(struct redo *, uint64_t);
+
+static size_t
+redo_fill(void *arg, struct proto_ev *ev, size_t max, uint64_t slab,
+    uint64_t released)
+{
+	return spill_next_lent(arg, ev, max, slab, released);
+}
+
+/* The thread reading the history stops; the cursor is ours again. */
+static void
+redo_unlend(struct redo *r)
+{
+	if (r->feed == NULL)
+		return;
+	feed_free(r->feed);
+	r->feed = NULL;
+	if (spill_unlend(r->sp))
+		r->here = 1;
+}
+
+/* A run's next events, at r->ev: from the thread, or read here. */
+static size_t
+redo_take(struct redo *r)
+{
+	const struct proto_ev	*ev;
+	size_t			 n, i;
+
+	if (!r->here && r->feed == NULL) {
+		spill_lend(r->sp);
+		if ((r->feed = feed_new_fill(redo_fill, r->sp,
+		    REDO_THREAD)) == NULL) {
+			(void)spill_unlend(r->sp);
+			r->here = 1;
+		}
+	}
+	if (r->here)
+		return spill_next_p(r->sp, r->ev, REDO_N);
+	if ((n = feed_next(r->feed, &ev)) == 0) {
+		redo_unlend(r);
+		/* Stopped short of the end: the rest here. */
+		return r->here ? spill_next_p(r->sp, r->ev, REDO_N) : 0;
+	}
+	for (i = 0; i < n; i++)
+		r->ev[i] = &ev[i];
+	return n;
+}
 
 static uint64_t
 redo_gap(const struct redo *r)
@@ -149,6 +206,7 @@ redo_free(struct redo *r)
 {
 	if (r == NULL)
 		return;
+	redo_unlend(r);
 	spill_free(r->sp);
 	ckpt_free(r->ck);
 	free(r->q);
@@ -228,6 +286,7 @@ redo_due(const struct redo *r)
 static void
 redo_off(struct redo *r)
 {
+	redo_unlend(r);
 	r->on = 0;
 	r->state = REDO_IDLE;
 	r->ns = r->s0 = 0;
@@ -353,6 +412,8 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	const struct ckpt_pos	*p;
 	int			 i, o;
 
+	redo_unlend(r);
+	r->here = 0;
 	o = redo_oldest(r);
 	i = ckpt_find(r->ck, t);
 	if (o < 0) {
@@ -405,6 +466,7 @@ redo_run(struct redo *r, uint64_t t, int fix)
 static void
 redo_done(struct redo *r, uint64_t wall)
 {
+	redo_unlend(r);
 	r->state = REDO_IDLE;
 	r->st.busy = 0;
 	spill_pin(r->sp, UINT64_MAX);
@@ -431,7 +493,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 	size_t		 n, k;
 
 	for (;;) {
-		n = spill_next_p(r->sp, r->ev, REDO_N);
+		n = redo_take(r);
 		if (n == 0 && spill_failed(r->sp)) {
 			redo_give_up(r, spill_error(r->sp));
 			return 0;
@@ -516,6 +578,7 @@ redo_until(struct redo *r, uint64_t t)
 {
 	size_t		 n, k;
 
+	redo_unlend(r);
 	while ((n = spill_next_p(r->sp, r->ev, REDO_N)) > 0) {
 		for (k = 0; k < n && r->ev[k]->time < t; k++)
 			;

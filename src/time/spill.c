@@ -19,9 +19,18 @@
  * back, the raw events pane.  A cursor knows a file by its sequence
  * number, so files may go while it reads; only the spill's own cursor
  * (the spill_seek() family, redo.c's) keeps the files it reads.
+ *
+ * The spill's own cursor may be lent to another thread for a while
+ * (spill_lend(): redo.c reads the history there while the model applies
+ * it).  The files it reads were given before it was lent and stay while
+ * unread (the pin: the borrower is ahead of what was applied); the
+ * spill's thread locks mu to add a file or let one go, the borrower to
+ * find one.  A reader read to its end is kept until the caller is done
+ * with the slab its last events went into, for what they borrow.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +86,14 @@ struct spill_cur {
 	char		 err[256];
 	struct proto_dec *dec;		/* the session's event types */
 	uint64_t	 dec_session;
+
+	/* Lent (the spill's own, on another thread): readers read to their
+	 * end, and the slab their last events went into. */
+	int		 lent, halt;
+	uint64_t	 slab;
+	struct reader	*retired[SPILL_SEGS];
+	uint64_t	 retired_at[SPILL_SEGS];
+	int		 nretired;
 };
 
 struct spill {
@@ -105,6 +122,8 @@ struct spill {
 	uint64_t	 session;	/* counts sessions */
 	struct proto_dec *types;	/* the session's event types */
 	struct spill_cur *cur;		/* the spill_seek() family's */
+	pthread_mutex_t	*mu;		/* files come and go: see the top */
+	int		 reset_lent;	/* spill_reset() while cur was lent */
 	char		 err[256];
 };
 
@@ -128,7 +147,9 @@ spill_new(uint64_t max_bytes, uint64_t max_ns, char **cause)
 	sp->pin = UINT64_MAX;
 	for (i = 0; i < SPILL_SEGS; i++)
 		sp->seg[i].fd = -1;
-	if ((sp->cur = spill_cur_new(sp)) == NULL) {
+	if ((sp->mu = malloc(sizeof *sp->mu)) != NULL)
+		pthread_mutex_init(sp->mu, NULL);
+	if (sp->mu == NULL || (sp->cur = spill_cur_new(sp)) == NULL) {
 		spill_free(sp);
 		source_cause(cause, "out of memory");
 		return NULL;
@@ -151,9 +172,12 @@ spill_reset(struct spill *sp)
 {
 	int	i;
 
+	pthread_mutex_lock(sp->mu);
 	for (i = 0; i < sp->nseg; i++)
 		spill_seg_close(&sp->seg[i]);
 	sp->nseg = 0;
+	sp->drops++;
+	pthread_mutex_unlock(sp->mu);
 	sp->on = 0;
 	sp->staged = 0;
 	sp->stage_off = 0;
@@ -161,12 +185,13 @@ spill_reset(struct spill *sp)
 	sp->ipe_end = 0;
 	sp->floor = sp->newest = 0;
 	/* Cursors see every file gone, and no session. */
-	sp->drops++;
 	sp->ver++;
 	sp->session++;
 	proto_dec_free(sp->types);
 	sp->types = NULL;
-	if (sp->cur != NULL)
+	if (sp->cur != NULL && sp->cur->lent)
+		sp->reset_lent = 1;	/* its borrower finds them gone */
+	else if (sp->cur != NULL)
 		spill_cur_rest_all(sp->cur);
 }
 
@@ -175,7 +200,11 @@ spill_free(struct spill *sp)
 {
 	if (sp == NULL)
 		return;
-	spill_reset(sp);
+	if (sp->mu != NULL) {
+		spill_reset(sp);
+		pthread_mutex_destroy(sp->mu);
+		free(sp->mu);
+	}
 	spill_cur_free(sp->cur);
 	free(sp->hdr);
 	free(sp->stage);
@@ -237,7 +266,9 @@ spill_open_seg(struct spill *sp, uint64_t base)
 	s->bytes = 0;
 	s->nev = 0;
 	s->any = 0;
+	pthread_mutex_lock(sp->mu);
 	sp->nseg++;
+	pthread_mutex_unlock(sp->mu);
 	return 0;
 }
 
@@ -407,16 +438,19 @@ spill_drop(struct spill *sp)
 
 	if (sp->nseg < 2 || (s->any && s->tmax >= sp->pin))
 		return 0;
-	if (spill_cur_needs(sp->cur, s->seq))
+	/* (Lent, it reads nothing before the pin.) */
+	if (!sp->cur->lent && spill_cur_needs(sp->cur, s->seq))
 		return 0;	/* still being read */
 	if (s->any && s->tmax + 1 > sp->floor)
 		sp->floor = s->tmax + 1;
+	pthread_mutex_lock(sp->mu);
 	spill_seg_close(s);
 	t = *s;
 	memmove(&sp->seg[0], &sp->seg[1], (size_t)(sp->nseg - 1) *
 	    sizeof sp->seg[0]);
 	sp->seg[--sp->nseg] = t;
 	sp->drops++;
+	pthread_mutex_unlock(sp->mu);
 	return 1;
 }
 
@@ -532,6 +566,48 @@ spill_rd_close(struct spill_rd *r)
 	free(r->ev);
 	memset(r, 0, sizeof *r);
 	r->done = 1;
+}
+
+/* A file's reader and events go.  Lent, a reader whose events may be in
+ * a slab not yet released stays until spill_cur_release() (or
+ * spill_unlend()) lets it go. */
+static void
+spill_cur_drop_rd(struct spill_cur *c, struct spill_rd *r)
+{
+	if (c->lent && r->rd != NULL && c->nretired < SPILL_SEGS) {
+		/* (One reader a file a lending: there is room.) */
+		c->retired[c->nretired] = r->rd;
+		c->retired_at[c->nretired++] = c->slab;
+		r->rd = NULL;
+	}
+	reader_free(r->rd);
+	r->rd = NULL;
+	free(r->ev);
+	r->ev = NULL;
+}
+
+static void
+spill_cur_close(struct spill_cur *c, struct spill_rd *r)
+{
+	spill_cur_drop_rd(c, r);
+	spill_rd_close(r);
+}
+
+/* Readers kept for slabs before the one numbered upto: they go. */
+static void
+spill_cur_release(struct spill_cur *c, uint64_t upto)
+{
+	int	i, j;
+
+	for (i = j = 0; i < c->nretired; i++) {
+		if (c->retired_at[i] < upto) {
+			reader_free(c->retired[i]);
+			continue;
+		}
+		c->retired[j] = c->retired[i];
+		c->retired_at[j++] = c->retired_at[i];
+	}
+	c->nretired = j;
 }
 
 /* Nothing read ahead, no reader open: a seek starts again. */
@@ -730,25 +806,43 @@ spill_wake(struct spill_cur *c, struct spill_rd *r)
 	const struct spill_seg	*s;
 	char			 path[64], *cause = NULL;
 	uint64_t		 local;
+	int			 fd;
 
-	if ((s = spill_find(sp, r->seq)) == NULL) {
-		spill_rd_close(r);
+	/* Its own descriptor, which the file's going cannot close. */
+	pthread_mutex_lock(sp->mu);
+	fd = (s = spill_find(sp, r->seq)) != NULL ? fcntl(s->fd,
+	    F_DUPFD_CLOEXEC, 0) : -2;
+	pthread_mutex_unlock(sp->mu);
+	if (fd == -2) {
+		spill_cur_close(c, r);
 		return 1;
+	}
+	if (fd == -1) {
+		snprintf(c->err, sizeof c->err, "history: %s",
+		    strerror(errno));
+		return -1;
 	}
 	if (r->ev == NULL && (r->ev = calloc(SPILL_N, sizeof *r->ev)) ==
 	    NULL) {
+		close(fd);
 		snprintf(c->err, sizeof c->err, "history: out of memory");
 		return -1;
 	}
 	if (r->rd == NULL) {
-		snprintf(path, sizeof path, "/proc/self/fd/%d", s->fd);
-		if ((r->rd = reader_open_own(path, &cause)) == NULL) {
-			snprintf(c->err, sizeof c->err, "history: %s",
-			    cause != NULL ? cause : "cannot read");
-			free(cause);
-			return -1;
-		}
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		r->rd = reader_open_own(path, &cause);
 	}
+	close(fd);
+	if (r->rd == NULL) {
+		snprintf(c->err, sizeof c->err, "history: %s",
+		    cause != NULL ? cause : "cannot read");
+		free(cause);
+		return -1;
+	}
+	/* Lent, the borrower stops before a reader whose events do not
+	 * last: the rest is read on the spill's thread. */
+	if (c->lent && !reader_lasting(r->rd))
+		c->halt = 1;
 	local = c->from_off >= r->base ? sp->hlen + (c->from_off - r->base) :
 	    0;
 	if (reader_seek(r->rd, c->from_t, local) != 0) {
@@ -764,8 +858,9 @@ spill_wake(struct spill_cur *c, struct spill_rd *r)
 static int
 spill_fill(struct spill_cur *c, struct spill_rd *r)
 {
-	uint64_t	hlen = c->sp->hlen;
+	uint64_t	shift = r->base - c->sp->hlen, end = r->base + r->covered;
 	size_t		j, k;
+	int		later;
 
 	if (r->done || r->rd == NULL)
 		return 0;
@@ -777,23 +872,25 @@ spill_fill(struct spill_cur *c, struct spill_rd *r)
 			 * run's end (a run over the whole history would
 			 * map all of it). */
 			r->done = 1;
-			reader_free(r->rd);
-			r->rd = NULL;
-			free(r->ev);
-			r->ev = NULL;
+			spill_cur_drop_rd(c, r);
 			return 0;
 		}
 		/* Only the bytes there when it was sought: those written
 		 * since (the file grows while a run reads it) come anew. */
-		for (j = k = 0; k < r->n; k++) {
-			r->ev[k].off = r->base + (r->ev[k].off - hlen);
-			if (r->ev[k].off >= r->base + r->covered)
+		for (later = 0, k = 0; k < r->n; k++) {
+			r->ev[k].off += shift;
+			later |= r->ev[k].off >= end;
+		}
+		for (j = k = 0; later && k < r->n; k++) {
+			if (r->ev[k].off >= end)
 				continue;
 			if (j != k)
 				r->ev[j] = r->ev[k];
 			j++;
 		}
-		r->n = j;
+		if (later)
+			r->n = j;
+		j = r->n;
 	} while (j == 0);
 	return 1;
 }
@@ -804,15 +901,55 @@ spill_cur_prune(struct spill_cur *c)
 {
 	int	i;
 
-	if (c->pruned == c->sp->drops)
+	pthread_mutex_lock(c->sp->mu);
+	if (c->pruned == c->sp->drops) {
+		pthread_mutex_unlock(c->sp->mu);
 		return;
+	}
 	c->pruned = c->sp->drops;
 	for (i = 0; i < c->nact; i++) {
 		if (spill_find(c->sp, c->act[i]->seq) == NULL) {
-			spill_rd_close(c->act[i]);
-			c->act[i--] = c->act[--c->nact];
+			/* (Those left stay in order.) */
+			spill_cur_close(c, c->act[i]);
+			c->nact--;
+			memmove(&c->act[i], &c->act[i + 1], (size_t)(c->nact -
+			    i) * sizeof c->act[0]);
+			i--;
 		}
 	}
+	pthread_mutex_unlock(c->sp->mu);
+}
+
+/* Whether a's next event comes before b's. */
+static inline int
+spill_rd_before(const struct spill_rd *a, const struct spill_rd *b)
+{
+	const struct proto_ev	*x = &a->ev[a->i], *y = &b->ev[b->i];
+
+	return x->time < y->time || (x->time == y->time && x->off < y->off);
+}
+
+/* The open files are kept by their next events, act[0] first: act[i],
+ * whose next event is later now, to its place. */
+static void
+spill_cur_place(struct spill_cur *c, int i)
+{
+	struct spill_rd	*r = c->act[i];
+
+	for (; i + 1 < c->nact && spill_rd_before(c->act[i + 1], r); i++)
+		c->act[i] = c->act[i + 1];
+	c->act[i] = r;
+}
+
+/* A file just opened, its first events read, among them. */
+static void
+spill_cur_insert(struct spill_cur *c, struct spill_rd *r)
+{
+	int	i;
+
+	for (i = c->nact++; i > 0 && spill_rd_before(r, c->act[i - 1]); i--)
+		c->act[i] = c->act[i - 1];
+	c->act[i] = r;
 }
 
 /*
@@ -824,56 +961,48 @@ size_t
 spill_cur_next_p(struct spill_cur *c, const struct proto_ev **out,
     size_t max)
 {
-	struct spill_rd	*r, *best;
-	uint64_t	 t, o, bt = 0, bo = 0, st = 0, so = 0;
-	size_t		 n = 0;
-	int		 i, w, two;
+	const struct proto_ev	*e;
+	struct spill_rd		*r, *best;
+	uint64_t		 st = 0, so = 0;
+	size_t			 n = 0;
+	int			 w, two;
 
 	spill_cur_prune(c);
-	while (n < max && !c->bad) {
-		best = NULL;
+	while (n < max && !c->bad && !c->halt) {
+		best = c->nact > 0 ? c->act[0] : NULL;
+		if (best != NULL && best->i == best->n) {
+			/* A refill would move what out[] points at. */
+			if (n > 0)
+				goto out;
+			if (!spill_fill(c, best)) {
+				c->nact--;
+				memmove(&c->act[0], &c->act[1], (size_t)c->nact *
+				    sizeof c->act[0]);
+			} else
+				spill_cur_place(c, 0);
+			continue;
+		}
 		two = 0;	/* (st, so): the next head after best's */
-		for (i = 0; i < c->nact; i++) {
-			r = c->act[i];
-			if (r->i == r->n) {
-				/* A refill would move what out[] points at. */
-				if (n > 0)
-					goto out;
-				if (!spill_fill(c, r)) {
-					c->act[i--] = c->act[--c->nact];
-					continue;
-				}
-			}
-			t = r->ev[r->i].time;
-			o = r->ev[r->i].off;
-			if (best == NULL || t < bt || (t == bt && o < bo)) {
-				if (best != NULL) {
-					st = bt;
-					so = bo;
-					two = 1;
-				}
-				best = r;
-				bt = t;
-				bo = o;
-			} else if (!two || t < st || (t == st && o < so)) {
-				st = t;
-				so = o;
-				two = 1;
-			}
+		if (c->nact > 1) {
+			e = &c->act[1]->ev[c->act[1]->i];
+			st = e->time;
+			so = e->off;
+			two = 1;
 		}
 		/* The next file not yet open, if its events may come first:
-		 * open it, then look again. */
+		 * open it (its first events read), then look again. */
 		if (c->lz < c->nlazy) {
 			r = c->lazy[c->lz];
-			if (best == NULL || r->lb < bt || (r->lb == bt &&
-			    r->base < bo)) {
+			e = best != NULL ? &best->ev[best->i] : NULL;
+			if (e == NULL || r->lb < e->time || (r->lb == e->time &&
+			    r->base < e->off)) {
 				c->lz++;
 				if ((w = spill_wake(c, r)) < 0) {
 					c->bad = 1;
 					break;
 				}
-				if (w == 0)
-					c->act[c->nact++] = r;
+				if (w == 0 && spill_fill(c, r))
+					spill_cur_insert(c, r);
 				continue;
 			}
 			if (!two || r->lb < st || (r->lb == st &&
@@ -891,6 +1020,8 @@ spill_cur_next_p(struct spill_cur *c, const struct proto_ev **out,
 		while (n < max && best->i < best->n && (!two ||
 		    best->ev[best->i].time < st || (best->ev[best->i].time ==
 		    st && best->ev[best->i].off < so)));
+		if (best->i < best->n)
+			spill_cur_place(c, 0);
 	}
 out:
 	if (n > 0) {
@@ -1029,4 +1160,58 @@ int
 spill_refresh(struct spill *sp)
 {
 	return spill_cur_refresh(sp->cur);
+}
+
+/*
+ * The spill's own cursor, sought, goes to another thread: there only
+ * spill_next_lent() may be called, here nothing of the cursor's (the
+ * spill_seek() family) until spill_unlend().
+ */
+void
+spill_lend(struct spill *sp)
+{
+	sp->cur->lent = 1;
+	sp->cur->halt = 0;
+}
+
+/*
+ * On the borrower's thread: up to max next events, copied, for the slab
+ * numbered slab; what those of slabs before released borrowed may go.  0
+ * at the end of what the files held, or to leave the rest to the spill's
+ * thread (spill_unlend() says).
+ */
+size_t
+spill_next_lent(struct spill *sp, struct proto_ev *out, size_t max,
+    uint64_t slab, uint64_t released)
+{
+	struct spill_cur	*c = sp->cur;
+	size_t			 k = 0, n;
+
+	c->slab = slab;
+	spill_cur_release(c, released);
+	while (k < max && (n = spill_cur_next(c, out + k, max - k)) > 0)
+		k += n;
+	return k;
+}
+
+/*
+ * Back from the borrower, which has stopped: the readers it kept go.  1
+ * if it stopped before a file whose events do not last, to be read here
+ * with spill_next_p() (its events come next); else 0.
+ */
+int
+spill_unlend(struct spill *sp)
+{
+	struct spill_cur	*c = sp->cur;
+	int			 halt = c->halt;
+
+	spill_cur_release(c, UINT64_MAX);
+	c->lent = c->halt = 0;
+	if (c->bad)
+		snprintf(sp->err, sizeof sp->err, "%s", c->err);
+	if (sp->reset_lent) {
+		sp->reset_lent = 0;
+		spill_cur_rest_all(c);
+	}
+	return halt;
 }

@@ -127,3 +127,29 @@ bench-events: evtop build/tests/events/bench-search
 
 BENCHES	+= bench-events
 .PHONY: bench-events
+
+# redo.c reads the history on a thread of its own (the spill's cursor
+# lent to it) while the main thread writes the stream and another cursor
+# reads: t_evlive -r under ThreadSanitizer; and with readers whose events
+# do not last (the two passes only), where the thread stops before the
+# first file and the rest is read on the main thread.
+build/tsan/t_evlive: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
+	@mkdir -p $(@D)
+	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=thread -o $@ $(filter %.c,$^) $(LDLIBS)
+
+build/tests/events/t_evlive-2pass: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DREADER_SINGLE=0 -o $@ $(filter %.c,$^) $(LDLIBS)
+
+check-events-thread: evtop build/tsan/t_evlive build/tests/events/t_evlive-2pass $(EVLIVE_DIR)/late.eventlog
+	@build/tsan/t_evlive ./evtop -r $(EVLIVE_DIR)/late.eventlog \
+	    >build/tests/events/tsan-t_evlive.out 2>&1 || \
+	    { grep -v '^ok' build/tests/events/tsan-t_evlive.out; exit 1; }
+	@echo "TSan, live history: $$(tail -1 build/tests/events/tsan-t_evlive.out)"
+	@build/tests/events/t_evlive-2pass ./evtop -r $(EVLIVE_DIR)/late.eventlog \
+	    >build/tests/events/t_evlive-2pass.out || \
+	    { grep -v '^ok' build/tests/events/t_evlive-2pass.out; exit 1; }
+	@echo "two passes, live history: $$(tail -1 build/tests/events/t_evlive-2pass.out)"
+
+CHECKS += check-events-thread
+.PHONY: check-events-thread

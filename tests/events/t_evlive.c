@@ -42,6 +42,9 @@
 
 #define DEC_SIZE	(1u << 20)
 #define SMALL_BOUND	(256u << 10)	/* -d: bytes kept, 4 files or so */
+/* -r: all of it kept, in files of 64 KiB: runs read many (and open the
+ * last ones after more bytes came). */
+#define REDO_BOUND	(4u << 20)
 
 /* A live source's bytes into a history: spill alone, or redo and a model
  * as loop.c has them. */
@@ -753,7 +756,7 @@ check_redo(const char *path, const struct all *a, const uint8_t *b,
 	struct evl_pos	 fp;
 	enum evl_state	 es;
 
-	if (live_new(&lv, 1u << 30, 1) != 0 ||
+	if (live_new(&lv, REDO_BOUND, 1) != 0 ||
 	    (e = evl_open_spill(live_spill(&lv), &cause)) == NULL) {
 		ok(0, "%s: redo and a cursor", path);
 		free(cause);

@@ -48,7 +48,9 @@ QUICK = [
       "check-ui", "check-gcwin"]),
     (("src/source", "src/source/control.c", "src/source/record.c", "src/loop.c"),
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
-    (("src/time/evlist", "src/time/spill.c"), ["check-events"]),
+    (("src/time/evlist", "src/time/spill.c"),
+     ["check-events", "check-events-thread"]),
+    (("src/time/redo.c",), ["check-events-thread", "check-events"]),
     (("src/time/",), ["check-travel", "check-golden"]),
     (("ui/",), ["check-ui"]),
 ]
