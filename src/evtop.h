@@ -143,9 +143,13 @@ uint64_t	 reader_size(const struct reader *);
 struct feed;
 typedef size_t	 feed_fill_fn(void *, struct proto_ev *, size_t, uint64_t,
 		     uint64_t);
+typedef size_t	 feed_fill_p_fn(void *, const struct proto_ev **, size_t,
+		     uint64_t, uint64_t);
 struct feed	*feed_new(struct reader *, int);
 struct feed	*feed_new_fill(feed_fill_fn *, void *, int);
+struct feed	*feed_new_fill_p(feed_fill_p_fn *, void *, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
+size_t		 feed_next_p(struct feed *, const struct proto_ev *const **);
 void		 feed_free(struct feed *);
 
 /* export.c: profiles out; win is an enum model_win. */

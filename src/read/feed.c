@@ -38,10 +38,14 @@
  * counts the slabs filled before this one, released those the caller is
  * done with: what the events of slab k borrow may go once released > k
  * (a live source's history, src/time/redo.c, frees a file's reader so).
+ * feed_new_fill_p() hands pointers to events instead, which last as the
+ * events borrowed do (the history's, read from several files at once:
+ * 176 bytes an event not copied again).
  */
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,13 +60,17 @@
 #endif
 
 struct feed_slab {
-	alignas(64) struct proto_ev ev[FEED_N];
 	size_t		 n;		/* 0: the reader has no more */
+	union {
+		alignas(64) struct proto_ev ev[FEED_N];
+		const struct proto_ev *p[FEED_N];	/* fill_p's */
+	} u;
 };
 
 struct feed {
 	struct reader	*rd;		/* NULL: fill */
-	feed_fill_fn	*fill;
+	feed_fill_fn	*fill;		/* or fill_p */
+	feed_fill_p_fn	*fill_p;
 	void		*arg;
 	int		 threaded;
 	pthread_t	 thread;
@@ -77,12 +85,14 @@ struct feed {
 	_Atomic int	 stop;		/* the caller wants no more */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 filled_cv, room_cv;
-	struct feed_slab slab[FEED_SLABS];
 
 	/* The caller's. */
 	alignas(64) int	 holding;	/* slab taken is being read */
 	int		 end;
 	uint64_t	 sync;		/* slabs filled without the thread */
+
+	/* Last: a pointer feed's never touches most of its pages. */
+	struct feed_slab slab[FEED_SLABS];
 };
 
 static inline void
@@ -153,6 +163,15 @@ feed_has_slab(struct feed *f)
 	return atomic_load(&f->filled) != atomic_load(&f->taken);
 }
 
+static size_t
+feed_fill(struct feed *f, struct feed_slab *s, uint64_t slab,
+    uint64_t released)
+{
+	if (f->fill_p != NULL)
+		return f->fill_p(f->arg, s->u.p, FEED_N, slab, released);
+	return f->fill(f->arg, s->u.ev, FEED_N, slab, released);
+}
+
 static void *
 feed_reader(void *arg)
 {
@@ -168,8 +187,7 @@ feed_reader(void *arg)
 		if (atomic_load(&f->stop))
 			return NULL;
 		s = &f->slab[filled % FEED_SLABS];
-		n = s->n = f->fill(f->arg, s->ev, FEED_N, filled,
-		    atomic_load(&f->taken));
+		n = s->n = feed_fill(f, s, filled, atomic_load(&f->taken));
 		atomic_store(&f->filled, ++filled);
 		feed_wake(f, &f->caller_asleep, &f->filled_cv);
 		if (n == 0)
@@ -184,29 +202,18 @@ feed_fill_reader(void *arg, struct proto_ev *ev, size_t max, uint64_t slab,
 	return reader_next_n(arg, ev, max);
 }
 
-/* Start reading r; threaded = 0 reads in feed_next() instead. */
-struct feed *
-feed_new(struct reader *r, int threaded)
-{
-	struct feed	*f;
-
-	f = feed_new_fill(feed_fill_reader, r, threaded && reader_lasting(r));
-	if (f != NULL)
-		f->rd = r;
-	return f;
-}
-
-/* Start filling from fill(arg, ...), on a thread if threaded and there is
- * a core for it. */
-struct feed *
-feed_new_fill(feed_fill_fn *fill, void *arg, int threaded)
+static struct feed *
+feed_start(feed_fill_fn *fill, feed_fill_p_fn *fill_p, void *arg,
+    int threaded)
 {
 	struct feed	*f;
 
 	if ((f = aligned_alloc(64, sizeof *f)) == NULL)
 		return NULL;
-	memset(f, 0, sizeof *f);
+	/* (Each slab's n is written before it is read.) */
+	memset(f, 0, offsetof(struct feed, slab));
 	f->fill = fill;
+	f->fill_p = fill_p;
 	f->arg = arg;
 	if (!threaded || !reader_cores())
 		return f;
@@ -224,25 +231,49 @@ feed_new_fill(feed_fill_fn *fill, void *arg, int threaded)
 	return f;
 }
 
-/*
- * The next events at *ev, and how many; 0 at the end.  They, and what
- * they borrow, are not to be read after the next call.
- */
-size_t
-feed_next(struct feed *f, const struct proto_ev **ev)
+/* Start filling from fill(arg, ...), on a thread if threaded and there is
+ * a core for it. */
+struct feed *
+feed_new_fill(feed_fill_fn *fill, void *arg, int threaded)
+{
+	return feed_start(fill, NULL, arg, threaded);
+}
+
+/* The same, with pointers to events. */
+struct feed *
+feed_new_fill_p(feed_fill_p_fn *fill_p, void *arg, int threaded)
+{
+	return feed_start(NULL, fill_p, arg, threaded);
+}
+
+/* Start reading r; threaded = 0 reads in feed_next() instead. */
+struct feed *
+feed_new(struct reader *r, int threaded)
+{
+	struct feed	*f;
+
+	f = feed_new_fill(feed_fill_reader, r, threaded && reader_lasting(r));
+	if (f != NULL)
+		f->rd = r;
+	return f;
+}
+
+/* The next slab, or NULL at the end. */
+static struct feed_slab *
+feed_take(struct feed *f)
 {
 	struct feed_slab *s;
 
 	if (f->end)
-		return 0;
+		return NULL;
 	if (f->rd != NULL && reader_shrank(f->rd)) {
 		/* What the events before borrowed may have been zeros. */
 		f->end = 1;	/* reader_error() says why */
-		return 0;
+		return NULL;
 	}
 	if (!f->threaded) {
 		s = &f->slab[0];
-		s->n = f->fill(f->arg, s->ev, FEED_N, f->sync, f->sync);
+		s->n = feed_fill(f, s, f->sync, f->sync);
 		f->sync++;
 	} else {
 		if (f->holding) {
@@ -256,9 +287,37 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 		s = &f->slab[atomic_load(&f->taken) % FEED_SLABS];
 		f->holding = 1;
 	}
-	if (s->n == 0)
+	if (s->n == 0) {
 		f->end = 1;
-	*ev = s->ev;
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * The next events at *ev, and how many; 0 at the end.  They, and what
+ * they borrow, are not to be read after the next call.
+ */
+size_t
+feed_next(struct feed *f, const struct proto_ev **ev)
+{
+	struct feed_slab *s;
+
+	if ((s = feed_take(f)) == NULL)
+		return 0;
+	*ev = s->u.ev;
+	return s->n;
+}
+
+/* The next pointers to events, of a feed_new_fill_p() feed. */
+size_t
+feed_next_p(struct feed *f, const struct proto_ev *const **ev)
+{
+	struct feed_slab *s;
+
+	if ((s = feed_take(f)) == NULL)
+		return 0;
+	*ev = s->u.p;
 	return s->n;
 }
 

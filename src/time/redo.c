@@ -119,7 +119,7 @@ struct redo {
 static int	redo_hold(struct redo *, uint64_t);
 
 static size_t
-redo_fill(void *arg, struct proto_ev *ev, size_t max, uint64_t slab,
+redo_fill(void *arg, const struct proto_ev **ev, size_t max, uint64_t slab,
     uint64_t released)
 {
 	return spill_next_lent(arg, ev, max, slab, released);
@@ -137,31 +137,26 @@ redo_unlend(struct redo *r)
 		r->here = 1;
 }
 
-/* A run's next events, at r->ev: from the thread, or read here. */
+/* A run's next events, at *ev: from the thread, or read here. */
 static size_t
-redo_take(struct redo *r)
+redo_take(struct redo *r, const struct proto_ev *const **ev)
 {
-	const struct proto_ev	*ev;
-	size_t			 n, i;
+	size_t	n;
 
 	if (!r->here && r->feed == NULL) {
 		spill_lend(r->sp);
-		if ((r->feed = feed_new_fill(redo_fill, r->sp,
+		if ((r->feed = feed_new_fill_p(redo_fill, r->sp,
 		    REDO_THREAD)) == NULL) {
 			(void)spill_unlend(r->sp);
 			r->here = 1;
 		}
 	}
-	if (r->here)
-		return spill_next_p(r->sp, r->ev, REDO_N);
-	if ((n = feed_next(r->feed, &ev)) == 0) {
-		redo_unlend(r);
-		/* Stopped short of the end: the rest here. */
-		return r->here ? spill_next_p(r->sp, r->ev, REDO_N) : 0;
-	}
-	for (i = 0; i < n; i++)
-		r->ev[i] = &ev[i];
-	return n;
+	if (!r->here && (n = feed_next_p(r->feed, ev)) > 0)
+		return n;
+	/* The end, or the thread stopped short of it: the rest here. */
+	redo_unlend(r);
+	*ev = r->ev;
+	return r->here ? spill_next_p(r->sp, r->ev, REDO_N) : 0;
 }
 
 static uint64_t
@@ -494,10 +489,11 @@ redo_done(struct redo *r, uint64_t wall)
 static int
 redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 {
+	const struct proto_ev *const *ev;
 	size_t		 n, k;
 
 	for (;;) {
-		n = redo_take(r);
+		n = redo_take(r, &ev);
 		if (n == 0 && spill_failed(r->sp)) {
 			redo_give_up(r, spill_error(r->sp));
 			return 0;
@@ -543,23 +539,23 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			return 0;
 		}
 		r->st.reapplied += n;
-		r->given_t = r->ev[n - 1]->time;
-		r->given_off = r->ev[n - 1]->off;
-		for (k = 0; k < n && !r->tail && r->ev[k]->time <= r->horizon;
+		r->given_t = ev[n - 1]->time;
+		r->given_off = ev[n - 1]->off;
+		for (k = 0; k < n && !r->tail && ev[k]->time <= r->horizon;
 		    k++)
 			;
-		model_apply_sorted_p(r->m, r->ev, k);
+		model_apply_sorted_p(r->m, ev, k);
 		r->since_ckpt += k;
 		if (k < n) {
 			/* The newest go through the buffer, as events
 			 * arriving do, for those still to come. */
 			r->tail = 1;
 			for (; k < n; k++)
-				model_apply(r->m, r->ev[k]);
+				model_apply(r->m, ev[k]);
 		}
 		if (redo_due(r))
 			redo_checkpoint(r);
-		spill_pin(r->sp, r->ev[n - 1]->time);
+		spill_pin(r->sp, ev[n - 1]->time);
 		if (budget > 0 && source_now() - start >= budget)
 			return 1;
 	}

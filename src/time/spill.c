@@ -25,8 +25,10 @@
  * it).  The files it reads were given before it was lent and stay while
  * unread (the pin: the borrower is ahead of what was applied); the
  * spill's thread locks mu to add a file or let one go, the borrower to
- * find one.  A reader read to its end is kept until the caller is done
- * with the slab its last events went into, for what they borrow.
+ * find one.  It hands pointers to the events it read ahead: a buffer of
+ * them whose events were given, and a reader read to its end (for what
+ * they borrow), is kept until the caller is done with the slab they went
+ * into.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,13 +59,23 @@ struct spill_seg {
 	int		 any;
 };
 
+/* Events read ahead from a file.  Lent, one whose events were given is
+ * kept, not read into again, until the slab they went into is released:
+ * the borrower gives pointers to them. */
+struct spill_buf {
+	struct spill_buf *next;		/* kept: in the order kept */
+	uint64_t	 slab;
+	struct proto_ev	 ev[SPILL_N];
+};
+
 /* A cursor's reading of one file: its reader, the events read ahead. */
 struct spill_rd {
 	uint64_t	 seq;		/* the file's, 0: none */
 	uint64_t	 base, lb;	/* its first byte, the first time to come */
 	struct reader	*rd;
 	uint64_t	 covered;	/* its bytes when sought */
-	struct proto_ev	*ev;		/* [SPILL_N] read, ev[i..n) to give */
+	struct spill_buf *buf;
+	struct proto_ev	*ev;		/* buf's: ev[i..n) to give */
 	size_t		 n, i;
 	int		 done;		/* nothing more from rd */
 };
@@ -94,6 +106,8 @@ struct spill_cur {
 	struct reader	*retired[SPILL_SEGS];
 	uint64_t	 retired_at[SPILL_SEGS];
 	int		 nretired;
+	struct spill_buf *kept, *kept_last;	/* events given, by slab */
+	struct spill_buf *spare;		/* released, to use again */
 };
 
 struct spill {
@@ -563,9 +577,46 @@ static void
 spill_rd_close(struct spill_rd *r)
 {
 	reader_free(r->rd);
-	free(r->ev);
+	free(r->buf);
 	memset(r, 0, sizeof *r);
 	r->done = 1;
+}
+
+/* A buffer for a file's events: a spare one, or new. */
+static struct spill_buf *
+spill_buf_get(struct spill_cur *c)
+{
+	struct spill_buf	*b;
+
+	if ((b = c->spare) != NULL) {
+		c->spare = b->next;
+		return b;
+	}
+	return malloc(sizeof *b);
+}
+
+/* A file's buffer, read: kept while lent (its events were given), else
+ * it goes. */
+static void
+spill_buf_done(struct spill_cur *c, struct spill_rd *r)
+{
+	struct spill_buf	*b = r->buf;
+
+	r->buf = NULL;
+	r->ev = NULL;
+	if (b == NULL)
+		return;
+	if (!c->lent) {
+		free(b);
+		return;
+	}
+	b->next = NULL;
+	b->slab = c->slab;
+	if (c->kept_last != NULL)
+		c->kept_last->next = b;
+	else
+		c->kept = b;
+	c->kept_last = b;
 }
 
 /* A file's reader and events go.  Lent, a reader whose events may be in
@@ -582,8 +633,7 @@ spill_cur_drop_rd(struct spill_cur *c, struct spill_rd *r)
 	}
 	reader_free(r->rd);
 	r->rd = NULL;
-	free(r->ev);
-	r->ev = NULL;
+	spill_buf_done(c, r);
 }
 
 static void
@@ -597,7 +647,8 @@ spill_cur_close(struct spill_cur *c, struct spill_rd *r)
 static void
 spill_cur_release(struct spill_cur *c, uint64_t upto)
 {
-	int	i, j;
+	struct spill_buf	*b;
+	int			 i, j;
 
 	for (i = j = 0; i < c->nretired; i++) {
 		if (c->retired_at[i] < upto) {
@@ -608,6 +659,12 @@ spill_cur_release(struct spill_cur *c, uint64_t upto)
 		c->retired_at[j++] = c->retired_at[i];
 	}
 	c->nretired = j;
+	while ((b = c->kept) != NULL && b->slab < upto) {
+		if ((c->kept = b->next) == NULL)
+			c->kept_last = NULL;
+		b->next = c->spare;
+		c->spare = b;
+	}
 }
 
 /* Nothing read ahead, no reader open: a seek starts again. */
@@ -636,12 +693,18 @@ spill_cur_rest(struct spill_cur *c)
 void
 spill_cur_free(struct spill_cur *c)
 {
-	int	i;
+	struct spill_buf	*b;
+	int			 i;
 
 	if (c == NULL)
 		return;
 	for (i = 0; i < SPILL_SEGS; i++)
 		spill_rd_close(&c->rd[i]);
+	spill_cur_release(c, UINT64_MAX);
+	while ((b = c->spare) != NULL) {
+		c->spare = b->next;
+		free(b);
+	}
 	proto_dec_free(c->dec);
 	free(c);
 }
@@ -822,12 +885,12 @@ spill_wake(struct spill_cur *c, struct spill_rd *r)
 		    strerror(errno));
 		return -1;
 	}
-	if (r->ev == NULL && (r->ev = calloc(SPILL_N, sizeof *r->ev)) ==
-	    NULL) {
+	if (r->buf == NULL && (r->buf = spill_buf_get(c)) == NULL) {
 		close(fd);
 		snprintf(c->err, sizeof c->err, "history: out of memory");
 		return -1;
 	}
+	r->ev = r->buf->ev;
 	if (r->rd == NULL) {
 		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 		r->rd = reader_open_own(path, &cause);
@@ -864,7 +927,18 @@ spill_fill(struct spill_cur *c, struct spill_rd *r)
 
 	if (r->done || r->rd == NULL)
 		return 0;
-	r->i = 0;
+	if (c->lent && r->n > 0) {
+		/* Its events were given: read into another. */
+		spill_buf_done(c, r);
+		if ((r->buf = spill_buf_get(c)) == NULL) {
+			snprintf(c->err, sizeof c->err, "history: out of "
+			    "memory");
+			c->bad = 1;
+			return 0;
+		}
+		r->ev = r->buf->ev;
+	}
+	r->i = r->n = 0;
 	do {
 		r->n = reader_next_n(r->rd, r->ev, SPILL_N);
 		if (r->n == 0) {
@@ -971,8 +1045,9 @@ spill_cur_next_p(struct spill_cur *c, const struct proto_ev **out,
 	while (n < max && !c->bad && !c->halt) {
 		best = c->nact > 0 ? c->act[0] : NULL;
 		if (best != NULL && best->i == best->n) {
-			/* A refill would move what out[] points at. */
-			if (n > 0)
+			/* A refill would move what out[] points at (lent,
+			 * it reads into another buffer). */
+			if (n > 0 && !c->lent)
 				goto out;
 			if (!spill_fill(c, best)) {
 				c->nact--;
@@ -1175,23 +1250,21 @@ spill_lend(struct spill *sp)
 }
 
 /*
- * On the borrower's thread: up to max next events, copied, for the slab
- * numbered slab; what those of slabs before released borrowed may go.  0
+ * On the borrower's thread: up to max next events, for the slab numbered
+ * slab (they last until it is released); what those of slabs before
+ * released borrowed may go.  0
  * at the end of what the files held, or to leave the rest to the spill's
  * thread (spill_unlend() says).
  */
 size_t
-spill_next_lent(struct spill *sp, struct proto_ev *out, size_t max,
+spill_next_lent(struct spill *sp, const struct proto_ev **out, size_t max,
     uint64_t slab, uint64_t released)
 {
 	struct spill_cur	*c = sp->cur;
-	size_t			 k = 0, n;
 
 	c->slab = slab;
 	spill_cur_release(c, released);
-	while (k < max && (n = spill_cur_next(c, out + k, max - k)) > 0)
-		k += n;
-	return k;
+	return spill_cur_next_p(c, out, max);
 }
 
 /*
@@ -1203,9 +1276,14 @@ int
 spill_unlend(struct spill *sp)
 {
 	struct spill_cur	*c = sp->cur;
+	struct spill_buf	*b;
 	int			 halt = c->halt;
 
 	spill_cur_release(c, UINT64_MAX);
+	while ((b = c->spare) != NULL) {
+		c->spare = b->next;
+		free(b);
+	}
 	c->lent = c->halt = 0;
 	if (c->bad)
 		snprintf(sp->err, sizeof sp->err, "%s", c->err);

@@ -60,8 +60,8 @@ int		 spill_refresh(struct spill *);
 void		 spill_rest(struct spill *);
 /* It, read on another thread. */
 void		 spill_lend(struct spill *);
-size_t		 spill_next_lent(struct spill *, struct proto_ev *, size_t,
-		     uint64_t, uint64_t);
+size_t		 spill_next_lent(struct spill *, const struct proto_ev **,
+		     size_t, uint64_t, uint64_t);
 int		 spill_unlend(struct spill *);
 
 #endif
