@@ -626,7 +626,7 @@ static void
 spill_cur_drop_rd(struct spill_cur *c, struct spill_rd *r)
 {
 	if (c->lent && r->rd != NULL && c->nretired < SPILL_SEGS) {
-		/* (One reader a file a lending: there is room.) */
+		/* (A file has one reader a lending: there is room.) */
 		c->retired[c->nretired] = r->rd;
 		c->retired_at[c->nretired++] = c->slab;
 		r->rd = NULL;
