@@ -141,12 +141,9 @@ uint64_t	 reader_size(const struct reader *);
 
 /* feed.c: a reader read on a thread of its own, a slab at a time. */
 struct feed;
-typedef size_t	 feed_fill_fn(void *, struct proto_ev *, size_t, uint64_t,
-		     uint64_t);
 typedef size_t	 feed_fill_p_fn(void *, const struct proto_ev **, size_t,
 		     uint64_t, uint64_t);
 struct feed	*feed_new(struct reader *, int);
-struct feed	*feed_new_fill(feed_fill_fn *, void *, int);
 struct feed	*feed_new_fill_p(feed_fill_p_fn *, void *, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
 size_t		 feed_next_p(struct feed *, const struct proto_ev *const **);

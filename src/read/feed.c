@@ -33,14 +33,13 @@
  * process may run on one core only, or when the reader's events do not
  * last: reader_lasting()) the caller fills a slab itself: the same events.
  *
- * feed_new_fill() takes any source of events in its place: fill(arg, ev,
- * max, slab, released) puts up to max events at ev, 0 at the end.  slab
- * counts the slabs filled before this one, released those the caller is
- * done with: what the events of slab k borrow may go once released > k
- * (a live source's history, src/time/redo.c, frees a file's reader so).
- * feed_new_fill_p() hands pointers to events instead, which last as the
- * events borrowed do (the history's, read from several files at once:
- * 176 bytes an event not copied again).
+ * feed_new_fill_p() takes any source of events in the reader's place, and
+ * hands pointers to them (feed_next_p()): fill_p(arg, ev, max, slab,
+ * released) puts up to max pointers at ev, 0 at the end.  slab counts the
+ * slabs filled before this one, released those the caller is done with:
+ * the events of slab k, and what they borrow, may go once released > k.
+ * A live source's history (src/time/redo.c), read from several files at
+ * once, keeps its buffers and readers so: 176 bytes an event not copied.
  */
 #include <pthread.h>
 #include <stdalign.h>
@@ -58,6 +57,10 @@
 #ifndef FEED_SPIN
 #define FEED_SPIN	256		/* polls before a wait sleeps */
 #endif
+
+/* A reader's events into a slab (feed_new()). */
+typedef size_t	 feed_fill_fn(void *, struct proto_ev *, size_t, uint64_t,
+		     uint64_t);
 
 struct feed_slab {
 	size_t		 n;		/* 0: the reader has no more */
@@ -231,15 +234,8 @@ feed_start(feed_fill_fn *fill, feed_fill_p_fn *fill_p, void *arg,
 	return f;
 }
 
-/* Start filling from fill(arg, ...), on a thread if threaded and there is
- * a core for it. */
-struct feed *
-feed_new_fill(feed_fill_fn *fill, void *arg, int threaded)
-{
-	return feed_start(fill, NULL, arg, threaded);
-}
-
-/* The same, with pointers to events. */
+/* Start filling from fill_p(arg, ...), on a thread if threaded and there
+ * is a core for it. */
 struct feed *
 feed_new_fill_p(feed_fill_p_fn *fill_p, void *arg, int threaded)
 {
@@ -252,7 +248,8 @@ feed_new(struct reader *r, int threaded)
 {
 	struct feed	*f;
 
-	f = feed_new_fill(feed_fill_reader, r, threaded && reader_lasting(r));
+	f = feed_start(feed_fill_reader, NULL, r, threaded &&
+	    reader_lasting(r));
 	if (f != NULL)
 		f->rd = r;
 	return f;
