@@ -1277,13 +1277,12 @@ proto_dec_at(const struct proto_dec *d, const void *buf, size_t avail,
 /*
  * Events already framed: f[0..n), each at base + f->off, into ev[0..),
  * until one whose fields do not parse.  How many were decoded; if fewer
- * than n, *why says why f[that many] was not.  (One call for many events:
- * the replay decodes 26 M events a second on one core.)
+ * than n, proto_dec_frame_why() says why f[that many] was not.  (One call
+ * for many events; its arguments all in registers.)
  */
 size_t
 proto_dec_frames(const struct proto_dec *d, const uint8_t *base,
-    const struct proto_frame *f, size_t n, struct proto_ev *ev,
-    const char **why)
+    const struct proto_frame *f, size_t n, struct proto_ev *ev)
 {
 	const int32_t	*sizes = d->types->size;
 	const uint16_t	*kinds = d->types->kind;
@@ -1306,10 +1305,24 @@ proto_dec_frames(const struct proto_dec *d, const uint8_t *base,
 		ev->cap = f->cap;
 		/* Fixed-size and empty: no fields (a kind that has some is
 		 * declared with room for them, see proto_fields_kind). */
-		if ((var || ev->len != 0) && (*why = fields(ev)) != NULL)
+		if ((var || ev->len != 0) && fields(ev) != NULL)
 			break;
 	}
 	return i;
+}
+
+/* Why proto_dec_frames() stopped at f. */
+const char *
+proto_dec_frame_why(const struct proto_dec *d, const uint8_t *base,
+    const struct proto_frame *f)
+{
+	struct proto_ev	ev;
+	const char	*why;
+
+	if (proto_dec_frames(d, base, f, 1, &ev) == 1)
+		return "no error";
+	why = fields(&ev);
+	return why != NULL ? why : "no error";
 }
 
 /* The header's size per tag, biased as struct proto_types says. */

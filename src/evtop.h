@@ -123,7 +123,7 @@ struct evtop_status {
 /* reader.c: a file's events in the reference's order (stable by time). */
 struct reader;
 struct reader	*reader_open(const char *, char **);
-struct reader	*reader_open_own(const char *, char **);
+struct reader	*reader_open_own(const char *, uint64_t, uint64_t, char **);
 void		 reader_free(struct reader *);
 enum proto_res	 reader_next(struct reader *, struct proto_ev *);
 size_t		 reader_next_n(struct reader *, struct proto_ev *, size_t);

@@ -143,6 +143,7 @@ struct reader_fast;
 struct reader {
 	int		 fd;
 	int		 own;		/* evtop's own file: it never shrinks */
+	uint64_t	 bias;		/* own: added to the offsets told */
 	struct reader_fast *fast;	/* the single pass, if it is used */
 	struct proto_dec *dec;		/* pass 1 */
 	struct proto_dec *types;	/* the first header's types */
@@ -688,11 +689,13 @@ reader_index(struct reader *m)
 	uint64_t	 pos = 0;
 	int32_t		 cap;
 	int64_t		 left;
-	size_t		 got, used;
+	size_t		 got, used, want;
 
 	for (;;) {
-		if (reader_read_at(m->fd, m->rbuf, sizeof m->rbuf, pos,
-		    &got) == -1)
+		/* (evtop's own file: only its size, see reader_open_own().) */
+		want = m->own && m->size - pos < sizeof m->rbuf ?
+		    (size_t)(m->size - pos) : sizeof m->rbuf;
+		if (reader_read_at(m->fd, m->rbuf, want, pos, &got) == -1)
 			return -1;
 		if (got == 0)
 			break;
@@ -1941,21 +1944,23 @@ reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
     size_t n)
 {
 	const struct proto_frame *e;
-	const char		*why = NULL;
 	char			 msg[160];
-	size_t			 k = 0, c, d;
+	size_t			 k = 0, c, d, j;
 
 	while (k < n && !f->all) {
 		if (f->icur == f->ncur && !reader_fast_round(m, f))
 			break;
 		e = f->cur + f->icur;
 		c = f->ncur - f->icur < n - k ? f->ncur - f->icur : n - k;
-		d = proto_dec_frames(m->types, f->map, e, c, ev + k, &why);
+		d = proto_dec_frames(m->types, f->map, e, c, ev + k);
+		for (j = k; m->bias != 0 && j < k + d; j++)
+			ev[j].off += m->bias;
 		f->icur += d;
 		k += d;
 		if (d < c) {
 			snprintf(msg, sizeof msg, "byte %llu: %s",
-			    (unsigned long long)e[d].off, why);
+			    (unsigned long long)e[d].off,
+			    proto_dec_frame_why(m->types, f->map, e + d));
 			reader_fail(m, msg);
 			f->all = 1;
 		}
@@ -2025,26 +2030,31 @@ reader_fast_open(struct reader *m)
 }
 
 
-static struct reader *reader_open_as(const char *, int, char **);
+static struct reader *reader_open_as(const char *, int, uint64_t, uint64_t,
+		    char **);
 
 struct reader *
 reader_open(const char *path, char **cause)
 {
-	return reader_open_as(path, 0, cause);
+	return reader_open_as(path, 0, UINT64_MAX, 0, cause);
 }
 
 /*
  * A file of evtop's own that nothing else writes or cuts (a live source's
  * history): mapped whatever other file is, as no SIGBUS can come of it.
+ * Only its first size bytes are read (it may grow meanwhile), and the
+ * offsets it tells, of events and to reader_seek(), are bias more than
+ * the file's (where its events are in the stream it holds a part of).
  */
 struct reader *
-reader_open_own(const char *path, char **cause)
+reader_open_own(const char *path, uint64_t size, uint64_t bias, char **cause)
 {
-	return reader_open_as(path, 1, cause);
+	return reader_open_as(path, 1, size, bias, cause);
 }
 
 static struct reader *
-reader_open_as(const char *path, int own, char **cause)
+reader_open_as(const char *path, int own, uint64_t size, uint64_t bias,
+    char **cause)
 {
 	struct reader	 *m;
 	struct stat	  st;
@@ -2054,6 +2064,7 @@ reader_open_as(const char *path, int own, char **cause)
 	if ((m = calloc(1, sizeof *m)) == NULL)
 		goto fail;
 	m->own = own;
+	m->bias = bias;
 	m->out.pending = -1;
 	if ((m->fd = reader_open_fd(path)) == -1) {
 		free(m);
@@ -2061,7 +2072,8 @@ reader_open_as(const char *path, int own, char **cause)
 		goto fail;
 	}
 	if (fstat(m->fd, &st) == 0)
-		m->size = (uint64_t)st.st_size;
+		m->size = (uint64_t)st.st_size < size ? (uint64_t)st.st_size :
+		    size;
 	if ((m->dec = proto_dec_new(0)) != NULL)
 		proto_dec_frame_only(m->dec);
 	reader_forget_runs(m);
@@ -2148,12 +2160,12 @@ reader_next_n(struct reader *m, struct proto_ev *ev, size_t n)
 		return 0;
 	if (m->fast != NULL)
 		k = reader_fast_next(m, m->fast, ev, n);
-	else
-		k = m->out.v != NULL && reader_heap_pop(m, &m->out, ev);
+	else if ((k = m->out.v != NULL && reader_heap_pop(m, &m->out, ev)))
+		ev->off += m->bias;
 	if (k > 0) {
 		atomic_fetch_add_explicit(&m->done, k, memory_order_relaxed);
 		m->last_time = ev[k - 1].time;
-		m->last_off = ev[k - 1].off;
+		m->last_off = ev[k - 1].off - m->bias;
 		m->given = 1;
 	}
 	return k;
@@ -2214,6 +2226,7 @@ reader_seek(struct reader *m, uint64_t time, uint64_t off)
 	if (m->io_error)
 		return -1;
 	m->given = 0;
+	off = off > m->bias ? off - m->bias : 0;
 	if (m->fast != NULL) {
 		reader_fast_seek(m->fast, time, off);
 		return 0;
@@ -2244,7 +2257,7 @@ void
 reader_tell(const struct reader *m, uint64_t *time, uint64_t *off)
 {
 	*time = m->given ? m->last_time : 0;
-	*off = m->given ? m->last_off + 1 : 0;
+	*off = m->given ? m->last_off + 1 + m->bias : 0;
 }
 
 /* Whether the events' borrowed pointers last until reader_free(). */

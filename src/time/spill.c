@@ -868,7 +868,6 @@ spill_wake(struct spill_cur *c, struct spill_rd *r)
 	const struct spill	*sp = c->sp;
 	const struct spill_seg	*s;
 	char			 path[64], *cause = NULL;
-	uint64_t		 local;
 	int			 fd;
 
 	/* Its own descriptor, which the file's going cannot close. */
@@ -893,7 +892,11 @@ spill_wake(struct spill_cur *c, struct spill_rd *r)
 	r->ev = r->buf->ev;
 	if (r->rd == NULL) {
 		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-		r->rd = reader_open_own(path, &cause);
+		/* Only the bytes there when it was sought (it grows while
+		 * a run reads it): those come anew.  An IPE at their end
+		 * is framed with the next bytes (see spill_put()). */
+		r->rd = reader_open_own(path, sp->hlen + r->covered +
+		    SPILL_IPE_PEEK, r->base - sp->hlen, &cause);
 	}
 	close(fd);
 	if (r->rd == NULL) {
@@ -906,9 +909,7 @@ spill_wake(struct spill_cur *c, struct spill_rd *r)
 	 * last: the rest is read on the spill's thread. */
 	if (c->lent && !reader_lasting(r->rd))
 		c->halt = 1;
-	local = c->from_off >= r->base ? sp->hlen + (c->from_off - r->base) :
-	    0;
-	if (reader_seek(r->rd, c->from_t, local) != 0) {
+	if (reader_seek(r->rd, c->from_t, c->from_off) != 0) {
 		snprintf(c->err, sizeof c->err, "history: %s",
 		    reader_error(r->rd) != NULL ? reader_error(r->rd) :
 		    "cannot seek");
@@ -921,10 +922,6 @@ spill_wake(struct spill_cur *c, struct spill_rd *r)
 static int
 spill_fill(struct spill_cur *c, struct spill_rd *r)
 {
-	uint64_t	shift = r->base - c->sp->hlen, end = r->base + r->covered;
-	size_t		j, k;
-	int		later;
-
 	if (r->done || r->rd == NULL)
 		return 0;
 	if (c->lent && r->n > 0) {
@@ -938,34 +935,14 @@ spill_fill(struct spill_cur *c, struct spill_rd *r)
 		}
 		r->ev = r->buf->ev;
 	}
-	r->i = r->n = 0;
-	do {
-		r->n = reader_next_n(r->rd, r->ev, SPILL_N);
-		if (r->n == 0) {
-			/* Read to its end: its pages go now, not at the
-			 * run's end (a run over the whole history would
-			 * map all of it). */
-			r->done = 1;
-			spill_cur_drop_rd(c, r);
-			return 0;
-		}
-		/* Only the bytes there when it was sought: those written
-		 * since (the file grows while a run reads it) come anew. */
-		for (later = 0, k = 0; k < r->n; k++) {
-			r->ev[k].off += shift;
-			later |= r->ev[k].off >= end;
-		}
-		for (j = k = 0; later && k < r->n; k++) {
-			if (r->ev[k].off >= end)
-				continue;
-			if (j != k)
-				r->ev[j] = r->ev[k];
-			j++;
-		}
-		if (later)
-			r->n = j;
-		j = r->n;
-	} while (j == 0);
+	r->i = 0;
+	if ((r->n = reader_next_n(r->rd, r->ev, SPILL_N)) == 0) {
+		/* Read to its end: its pages go now, not at the run's end
+		 * (a run over the whole history would map all of it). */
+		r->done = 1;
+		spill_cur_drop_rd(c, r);
+		return 0;
+	}
 	return 1;
 }
 
@@ -1026,6 +1003,83 @@ spill_cur_insert(struct spill_cur *c, struct spill_rd *r)
 	c->act[i] = r;
 }
 
+/* The first of the sorted events [x, xe) not before (t, off). */
+static const struct proto_ev *
+spill_upto(const struct proto_ev *x, const struct proto_ev *xe, uint64_t t,
+    uint64_t off)
+{
+	const struct proto_ev	*mid;
+
+	while (x < xe) {
+		mid = x + (xe - x) / 2;
+		if (mid->time < t || (mid->time == t && mid->off < off))
+			x = mid + 1;
+		else
+			xe = mid;
+	}
+	return x;
+}
+
+/*
+ * The events of a and b merged into out[n..max), while both have events
+ * read and, with lim, those given come before (lt, lo): the new n.
+ */
+static size_t
+spill_merge2(struct spill_rd *a, struct spill_rd *b, int lim, uint64_t lt,
+    uint64_t lo, const struct proto_ev **out, size_t n, size_t max)
+{
+	const struct proto_ev	*x = &a->ev[a->i], *xe = &a->ev[a->n];
+	const struct proto_ev	*y = &b->ev[b->i], *ye = &b->ev[b->n];
+	size_t			 k;
+	int			 tb, xcut = 0, ycut = 0;
+
+	if (lim) {
+		/* Only those before the third file's: a file cut there
+		 * has its next events after them all. */
+		xcut = (xe = spill_upto(x, xe, lt, lo)) != &a->ev[a->n];
+		ycut = (ye = spill_upto(y, ye, lt, lo)) != &b->ev[b->n];
+	}
+	while (n < max && x < xe && y < ye) {
+		/* Steps that cannot run past either end or max (one
+		 * step takes one event of one). */
+		k = max - n;
+		k = (size_t)(xe - x) < k ? (size_t)(xe - x) : k;
+		k = (size_t)(ye - y) < k ? (size_t)(ye - y) : k;
+		for (; k > 0; k--) {
+			/* Which goes is not predictable: arithmetic. */
+			tb = (y->time < x->time) | ((y->time == x->time) &
+			    (y->off < x->off));
+			out[n++] = tb ? y : x;
+			y += tb;
+			x += !tb;
+		}
+	}
+	for (; x == xe && xcut && n < max && y < ye; y++)
+		out[n++] = y;
+	for (; y == ye && ycut && n < max && x < xe; x++)
+		out[n++] = x;
+	a->i = (size_t)(x - a->ev);
+	b->i = (size_t)(y - b->ev);
+	return n;
+}
+
+/* After spill_merge2(): in order again, a file whose events read were
+ * all given (one at most) first, to be refilled. */
+static void
+spill_cur_settle(struct spill_cur *c)
+{
+	struct spill_rd	*t;
+
+	if (c->act[1]->i == c->act[1]->n) {
+		t = c->act[0];
+		c->act[0] = c->act[1];
+		c->act[1] = t;
+	}
+	spill_cur_place(c, 1);
+	if (c->act[0]->i < c->act[0]->n)
+		spill_cur_place(c, 0);
+}
+
 /*
  * Up to max next events in time order, offsets the stream's; 0 at the end
  * of what the files held when they were sought.  Their pointers last
@@ -1057,9 +1111,11 @@ spill_cur_next_p(struct spill_cur *c, const struct proto_ev **out,
 				spill_cur_place(c, 0);
 			continue;
 		}
-		two = 0;	/* (st, so): the next head after best's */
-		if (c->nact > 1) {
-			e = &c->act[1]->ev[c->act[1]->i];
+		/* (st, so): the first event of a file other than best and
+		 * act[1] (when there are two), or of the next file to open. */
+		two = 0;
+		if (c->nact > 2) {
+			e = &c->act[2]->ev[c->act[2]->i];
 			st = e->time;
 			so = e->off;
 			two = 1;
@@ -1089,14 +1145,18 @@ spill_cur_next_p(struct spill_cur *c, const struct proto_ev **out,
 		}
 		if (best == NULL)
 			break;
+		if (c->nact > 1) {
+			n = spill_merge2(best, c->act[1], two, st, so, out, n,
+			    max);
+			spill_cur_settle(c);
+			continue;
+		}
 		/* Best's events while they come before any other file's. */
 		do
 			out[n++] = &best->ev[best->i++];
 		while (n < max && best->i < best->n && (!two ||
 		    best->ev[best->i].time < st || (best->ev[best->i].time ==
 		    st && best->ev[best->i].off < so)));
-		if (best->i < best->n)
-			spill_cur_place(c, 0);
 	}
 out:
 	if (n > 0) {

@@ -42,7 +42,7 @@ QUICK = [
      ["check-rare", "check-proto"]),
     (("proto/",), ["check-golden", "check-rare", "check-proto", "check-model"]),
     (("src/read/reader.c", "src/read/feed.c"),
-     ["check-golden", "check-proto", "check-merge"]),
+     ["check-golden", "check-proto", "check-merge", "check-events"]),
     (("src/model", "src/model/outbuf.c", "src/batch"),
      ["check-golden", "check-model", "check-rare", "check-outbuf",
       "check-ui", "check-gcwin"]),
