@@ -128,6 +128,7 @@ void		 reader_free(struct reader *);
 enum proto_res	 reader_next(struct reader *, struct proto_ev *);
 size_t		 reader_next_n(struct reader *, struct proto_ev *, size_t);
 int		 reader_seek(struct reader *, uint64_t, uint64_t);
+void		 reader_rest(struct reader *);
 void		 reader_tell(const struct reader *, uint64_t *, uint64_t *);
 int		 reader_lasting(const struct reader *);
 int		 reader_shrank(const struct reader *);

@@ -860,11 +860,13 @@ struct reader_frun {
 };
 
 struct reader_fast {
-	/* The header's framing (proto_dec_sizes()). */
-	int32_t		 tsize[PROTO_NTAGS];
+	/* The header's framing (proto_dec_sizes()), PROTO_NTAGS of them. */
+	int32_t		*tsize;
 	/* A fixed-size event's bytes by tag (its bytes as reader_raw16()
 	 * loads them); 0 for the rest (variable, markers): the long way. */
-	uint32_t	 fixed[PROTO_NTAGS];
+	uint32_t	*fixed;
+	void		*tabs;		/* both, if they are this one's */
+	int		 rested;	/* reader_rest(): no tables, no buffers */
 	int		 marker;	/* block markers have their fields */
 	uint64_t	 data, end;	/* the events' bytes */
 	uint64_t	 safe;		/* events before it are framed fast */
@@ -979,6 +981,7 @@ reader_fast_free(struct reader_fast *f, uint64_t size)
 		sigaction(SIGBUS, &reader_old_bus, NULL);
 		reader_map_lo = reader_map_hi = NULL;
 	}
+	free(f->tabs);
 	free(f->sbuf);
 	free(f->segs);
 	free(f->exc);
@@ -1561,8 +1564,8 @@ reader_fast_halves(struct reader *m, struct reader_fast *f,
 	if ((cut = reader_fast_cut(m, f)) == 0 || !reader_cores() ||
 	    (f2 = calloc(1, sizeof *f2)) == NULL)
 		return reader_fast_span(m, f, sc, UINT64_MAX);
-	memcpy(f2->tsize, f->tsize, sizeof f2->tsize);
-	memcpy(f2->fixed, f->fixed, sizeof f2->fixed);
+	f2->tsize = f->tsize;	/* (read only: f's) */
+	f2->fixed = f->fixed;
 	f2->marker = f->marker;
 	f2->data = f->data;
 	f2->end = f->end;
@@ -1594,6 +1597,44 @@ reader_fast_halves(struct reader *m, struct reader_fast *f,
 	return rc;
 }
 
+/* The tables framing takes, from the header's types: -1 out of memory. */
+static int
+reader_fast_tables(struct reader *m, struct reader_fast *f)
+{
+	uint32_t	i;
+	uint8_t		tb[2];
+
+	if ((f->tabs = malloc(PROTO_NTAGS * (sizeof *f->tsize +
+	    sizeof *f->fixed))) == NULL)
+		return -1;
+	f->tsize = f->tabs;
+	f->fixed = (uint32_t *)(f->tsize + PROTO_NTAGS);
+	memcpy(f->tsize, proto_dec_sizes(m->types), PROTO_NTAGS *
+	    sizeof *f->tsize);
+	for (i = 0; i < PROTO_NTAGS; i++) {
+		tb[0] = (uint8_t)(i >> 8);
+		tb[1] = (uint8_t)i;
+		f->fixed[reader_raw16(tb)] = f->tsize[i] >= 2 && i != 0xffff &&
+		    !(i == PROTO_BLOCK_MARKER && f->marker) ?
+		    8 + (uint32_t)f->tsize[i] : 0;
+	}
+	return 0;
+}
+
+/* The merge's buffers, for the streams the scan found: -1 out of memory. */
+static int
+reader_fast_bufs(struct reader_fast *f)
+{
+	f->live = calloc(f->nst + 1, sizeof *f->live);
+	f->run = calloc(f->nst + 1, sizeof *f->run);
+	f->out = calloc((size_t)(f->nst + 1) * (READER_BATCH + READER_FLOOK),
+	    sizeof *f->out);
+	f->tmp = calloc((size_t)(f->nst + 1) * (READER_BATCH + READER_FLOOK),
+	    sizeof *f->tmp);
+	return f->live == NULL || f->run == NULL || f->out == NULL ||
+	    f->tmp == NULL ? -1 : 0;
+}
+
 /*
  * Whether the file suits the single pass: 1 yes, 0 no, -1 on a system
  * error.  Reads the header with m->dec, then frames every event (as the
@@ -1614,8 +1655,6 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	enum proto_res	 r;
 	uint64_t	 pos, n, extra;
 	size_t		 got, used;
-	uint32_t	 i;
-	uint8_t		 tb[2];
 	int		 rc;
 
 	/* The header: the file must start with it. */
@@ -1637,19 +1676,13 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	}
 	if ((m->types = proto_dec_new_sharing(m->dec, 0)) == NULL)
 		return -1;
-	memcpy(f->tsize, proto_dec_sizes(m->dec), sizeof f->tsize);
 	f->marker = proto_dec_type_size(m->dec, PROTO_BLOCK_MARKER) >= 14;
 	f->data = proto_dec_offset(m->dec);
 	f->end = m->size;
+	if (reader_fast_tables(m, f) == -1)
+		return -1;
 	if (reader_fast_map(m, f) == -1)
 		return 0;
-	for (i = 0; i < PROTO_NTAGS; i++) {
-		tb[0] = (uint8_t)(i >> 8);
-		tb[1] = (uint8_t)i;
-		f->fixed[reader_raw16(tb)] = f->tsize[i] >= 2 && i != 0xffff &&
-		    !(i == PROTO_BLOCK_MARKER && f->marker) ?
-		    8 + (uint32_t)f->tsize[i] : 0;
-	}
 	memset(&sc, 0, sizeof sc);
 	sc.pos = f->data;
 	sc.capf = 0xffff;
@@ -1662,14 +1695,7 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 		return -1;
 	m->events = n;
 	f->safe = m->size > READER_MAX_EVENT ? m->size - READER_MAX_EVENT : 0;
-	f->live = calloc(f->nst + 1, sizeof *f->live);
-	f->run = calloc(f->nst + 1, sizeof *f->run);
-	f->out = calloc((size_t)(f->nst + 1) * (READER_BATCH + READER_FLOOK),
-	    sizeof *f->out);
-	f->tmp = calloc((size_t)(f->nst + 1) * (READER_BATCH + READER_FLOOK),
-	    sizeof *f->tmp);
-	if (f->live == NULL || f->run == NULL || f->out == NULL ||
-	    f->tmp == NULL)
+	if (reader_fast_bufs(f) == -1)
 		return -1;
 	f->drop_step = READER_DROP / (f->nst + 1);
 	if (f->drop_step < (16 << 10))
@@ -2227,6 +2253,15 @@ reader_seek(struct reader *m, uint64_t time, uint64_t off)
 		return -1;
 	m->given = 0;
 	off = off > m->bias ? off - m->bias : 0;
+	if (m->fast != NULL && m->fast->rested) {
+		/* What reader_rest() let go, again. */
+		if (reader_fast_tables(m, m->fast) == -1 ||
+		    reader_fast_bufs(m->fast) == -1) {
+			reader_fail(m, strerror(ENOMEM));
+			return -1;
+		}
+		m->fast->rested = 0;
+	}
 	if (m->fast != NULL) {
 		reader_fast_seek(m->fast, time, off);
 		return 0;
@@ -2250,6 +2285,37 @@ reader_seek(struct reader *m, uint64_t time, uint64_t off)
 			break;
 	}
 	return m->io_error ? -1 : 0;
+}
+
+/*
+ * A reader read to its end that may be read again (a live source's
+ * history, at the next correction) keeps only what its scan found: its
+ * tables, its buffers and the pages it read go, and reader_seek() takes
+ * them again without a new scan.  Nothing more comes until then.  (The
+ * two passes keep all: their index is the file's.)
+ */
+void
+reader_rest(struct reader *m)
+{
+	struct reader_fast	*f = m->fast;
+
+	if (f == NULL || f->rested)
+		return;
+	free(f->tabs);
+	free(f->live);
+	free(f->run);
+	free(f->out);
+	free(f->tmp);
+	f->tabs = f->tsize = NULL;
+	f->fixed = NULL;
+	f->live = NULL;
+	f->run = NULL;
+	f->out = f->tmp = NULL;
+	f->cur = NULL;
+	f->nlive = 0;
+	f->ncur = f->icur = 0;
+	reader_drop(f->map, 0, m->size + (uint64_t)sysconf(_SC_PAGESIZE) - 1);
+	f->rested = 1;
 }
 
 /* Where to seek to go on after the events given so far. */

@@ -48,6 +48,7 @@
 #define SPILL_SEG_MIN	(64u << 10)
 
 #define SPILL_KEEP	4		/* readers a cursor keeps open at a seek */
+#define SPILL_KEEP_OWN	16		/* the spill's own, resting among them */
 
 struct spill_seg {
 	int		 fd;
@@ -91,6 +92,11 @@ struct spill_cur {
 	uint64_t	 from_t, from_off;
 	uint64_t	 last_t, last_off;
 	int		 given;
+	/* Readers read to their end rest (reader_rest()) rather than go,
+	 * up to keep at a seek: the spill's own, which each run reads from
+	 * a checkpoint on, much of it read by the run before. */
+	int		 rest;
+	int		 keep;
 	uint64_t	 ver;		/* the spill's bytes when sought */
 	uint64_t	 drops;		/* its files gone when sought */
 	uint64_t	 pruned;	/* and when the open ones were checked */
@@ -168,6 +174,8 @@ spill_new(uint64_t max_bytes, uint64_t max_ns, char **cause)
 		source_cause(cause, "out of memory");
 		return NULL;
 	}
+	sp->cur->rest = 1;
+	sp->cur->keep = SPILL_KEEP_OWN;
 	return sp;
 }
 
@@ -570,6 +578,7 @@ spill_cur_new(const struct spill *sp)
 		return NULL;
 	c->sp = sp;
 	c->drops = c->pruned = sp->drops;
+	c->keep = SPILL_KEEP;
 	return c;
 }
 
@@ -680,13 +689,42 @@ spill_cur_rest_all(struct spill_cur *c)
 	c->drops = c->pruned = c->sp->drops;
 }
 
+/* The same, but the cursor keeps its readers' scans (c->rest): they
+ * rest (reader_rest()), for spill_cur_seek() to find them again. */
+static void
+spill_cur_rest_read(struct spill_cur *c)
+{
+	struct spill_rd	*r;
+	int		 i;
+
+	if (!c->rest) {
+		spill_cur_rest_all(c);
+		return;
+	}
+	for (i = 0; i < SPILL_SEGS; i++) {
+		r = &c->rd[i];
+		if (r->rd == NULL || !reader_lasting(r->rd)) {
+			spill_rd_close(r);
+			continue;
+		}
+		reader_rest(r->rd);
+		free(r->buf);
+		r->buf = NULL;
+		r->ev = NULL;
+		r->n = r->i = 0;
+		r->done = 1;
+	}
+	c->nact = c->nlazy = c->lz = 0;
+	c->given = 0;
+}
+
 /* Its readers go and the pages they mapped; where it was stays. */
 void
 spill_cur_rest(struct spill_cur *c)
 {
 	int	given = c->given;
 
-	spill_cur_rest_all(c);
+	spill_cur_rest_read(c);
 	c->given = given;
 }
 
@@ -790,7 +828,7 @@ spill_lb_cmp(const void *a, const void *b)
 	return x->base < y->base ? -1 : x->base > y->base;
 }
 
-/* At most SPILL_KEEP readers stay open: those of files before t first,
+/* At most c->keep readers stay open: those of files before t first,
  * then of those the merge reaches last. */
 static void
 spill_cur_trim(struct spill_cur *c)
@@ -799,14 +837,14 @@ spill_cur_trim(struct spill_cur *c)
 
 	for (i = 0; i < SPILL_SEGS; i++)
 		open += c->rd[i].rd != NULL;
-	for (i = 0; i < c->sp->nseg && open > SPILL_KEEP; i++) {
+	for (i = 0; i < c->sp->nseg && open > c->keep; i++) {
 		if (c->rd[i].done && c->rd[i].rd != NULL) {
 			reader_free(c->rd[i].rd);
 			c->rd[i].rd = NULL;
 			open--;
 		}
 	}
-	for (i = c->nlazy - 1; i >= 0 && open > SPILL_KEEP; i--) {
+	for (i = c->nlazy - 1; i >= 0 && open > c->keep; i--) {
 		if (c->lazy[i]->rd != NULL) {
 			reader_free(c->lazy[i]->rd);
 			c->lazy[i]->rd = NULL;
@@ -938,9 +976,15 @@ spill_fill(struct spill_cur *c, struct spill_rd *r)
 	r->i = 0;
 	if ((r->n = reader_next_n(r->rd, r->ev, SPILL_N)) == 0) {
 		/* Read to its end: its pages go now, not at the run's end
-		 * (a run over the whole history would map all of it). */
+		 * (a run over the whole history would map all of it).  The
+		 * spill's own cursor keeps the reader's scan, for the next
+		 * run (its mapping stays: what its events borrow). */
 		r->done = 1;
-		spill_cur_drop_rd(c, r);
+		if (c->rest && reader_lasting(r->rd)) {
+			reader_rest(r->rd);
+			spill_buf_done(c, r);
+		} else
+			spill_cur_drop_rd(c, r);
 		return 0;
 	}
 	return 1;
@@ -1276,11 +1320,12 @@ spill_next_p(struct spill *sp, const struct proto_ev **out, size_t max)
 	return n;
 }
 
-/* Reading is over for now: the readers go, and the pages they mapped. */
+/* Reading is over for now: the readers go, and the pages they mapped
+ * (their scans stay, for the next run). */
 void
 spill_rest(struct spill *sp)
 {
-	spill_cur_rest_all(sp->cur);
+	spill_cur_rest_read(sp->cur);
 }
 
 /* Whether bytes came since the files were sought. */
