@@ -148,7 +148,7 @@ struct reader {
 	struct proto_dec *dec;		/* pass 1 */
 	struct proto_dec *types;	/* the first header's types */
 	uint64_t	 size;
-	uint8_t		 rbuf[READER_READ];
+	uint8_t		*rbuf;		/* READER_READ: the scan's, pass 1's */
 
 	struct reader_run *runs;
 	size_t		 nruns;
@@ -260,8 +260,8 @@ reader_src_read(struct reader *m, struct reader_src *s)
 		}
 		/* Read no further than the segment. */
 		room = proto_dec_room(s->dec);
-		if (room > sizeof m->rbuf)
-			room = sizeof m->rbuf;
+		if (room > READER_READ)
+			room = READER_READ;
 		if (room > s->seg->end - s->pos)
 			room = (size_t)(s->seg->end - s->pos);
 		/* But a GHC 9.6 IPE at its end is framed with the bytes
@@ -693,8 +693,8 @@ reader_index(struct reader *m)
 
 	for (;;) {
 		/* (evtop's own file: only its size, see reader_open_own().) */
-		want = m->own && m->size - pos < sizeof m->rbuf ?
-		    (size_t)(m->size - pos) : sizeof m->rbuf;
+		want = m->own && m->size - pos < READER_READ ?
+		    (size_t)(m->size - pos) : READER_READ;
 		if (reader_read_at(m->fd, m->rbuf, want, pos, &got) == -1)
 			return -1;
 		if (got == 0)
@@ -1216,6 +1216,7 @@ reader_fast_span(struct reader *m, struct reader_fast *f,
 	int		 rc;
 	int		 incap = sc->incap;
 	uint16_t	 tag, capf;
+	const uint32_t	*fixed = f->fixed;
 
 	if (f->sbuf == NULL &&
 	    (f->sbuf = malloc(READER_SCAN + READER_MAX_EVENT)) == NULL)
@@ -1290,7 +1291,7 @@ reader_fast_span(struct reader *m, struct reader_fast *f,
 			stop = lim;
 		k = pos - cs;
 		kstop = stop > pos ? stop - cs : k;
-		while (k < kstop && (sz = f->fixed[reader_raw16(buf + k)]) != 0) {
+		while (k < kstop && (sz = fixed[reader_raw16(buf + k)]) != 0) {
 			t = reader_be64(buf + k + 2);
 			if (t < floor) {
 				/* Too far out of place: out of the stream. */
@@ -1664,7 +1665,7 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 			break;
 		if (r != PROTO_AGAIN)
 			return 0;
-		if (reader_read_at(m->fd, m->rbuf, sizeof m->rbuf, pos,
+		if (reader_read_at(m->fd, m->rbuf, READER_READ, pos,
 		    &got) == -1)
 			return -1;
 		if (got == 0)
@@ -2097,6 +2098,8 @@ reader_open_as(const char *path, int own, uint64_t size, uint64_t bias,
 		m = NULL;
 		goto fail;
 	}
+	if ((m->rbuf = malloc(READER_READ)) == NULL)
+		goto fail;
 	if (fstat(m->fd, &st) == 0)
 		m->size = (uint64_t)st.st_size < size ? (uint64_t)st.st_size :
 		    size;
@@ -2108,6 +2111,11 @@ reader_open_as(const char *path, int own, uint64_t size, uint64_t bias,
 	if (READER_SINGLE) {
 		switch (reader_fast_open(m)) {
 		case 1:
+			/* Framed: what read the header goes. */
+			free(m->rbuf);
+			m->rbuf = NULL;
+			proto_dec_free(m->dec);
+			m->dec = NULL;
 			return m;
 		case -1:
 			goto fail;
@@ -2169,6 +2177,7 @@ reader_free(struct reader *m)
 	proto_dec_free(m->dec);
 	if (m->fd != -1)
 		close(m->fd);
+	free(m->rbuf);
 	free(m);
 }
 
