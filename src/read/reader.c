@@ -970,6 +970,22 @@ reader_be64(const uint8_t *p)
 	return __builtin_bswap64(v);
 }
 
+/* The merge's buffers (reader_fast_bufs()) go. */
+static void
+reader_fast_unbufs(struct reader_fast *f)
+{
+	free(f->live);
+	free(f->run);
+	free(f->out);
+	free(f->tmp);
+	f->live = NULL;
+	f->run = NULL;
+	f->out = f->tmp = NULL;
+	f->cur = NULL;
+	f->nlive = 0;
+	f->ncur = f->icur = 0;
+}
+
 static void
 reader_fast_free(struct reader_fast *f, uint64_t size)
 {
@@ -981,15 +997,12 @@ reader_fast_free(struct reader_fast *f, uint64_t size)
 		sigaction(SIGBUS, &reader_old_bus, NULL);
 		reader_map_lo = reader_map_hi = NULL;
 	}
+	reader_fast_unbufs(f);
 	free(f->tabs);
 	free(f->sbuf);
 	free(f->segs);
 	free(f->exc);
 	free(f->st);
-	free(f->live);
-	free(f->run);
-	free(f->out);
-	free(f->tmp);
 	free(f);
 }
 
@@ -2310,19 +2323,10 @@ reader_rest(struct reader *m)
 
 	if (f == NULL || f->rested)
 		return;
+	reader_fast_unbufs(f);
 	free(f->tabs);
-	free(f->live);
-	free(f->run);
-	free(f->out);
-	free(f->tmp);
 	f->tabs = f->tsize = NULL;
 	f->fixed = NULL;
-	f->live = NULL;
-	f->run = NULL;
-	f->out = f->tmp = NULL;
-	f->cur = NULL;
-	f->nlive = 0;
-	f->ncur = f->icur = 0;
 	reader_drop(f->map, 0, m->size + (uint64_t)sysconf(_SC_PAGESIZE) - 1);
 	f->rested = 1;
 }
