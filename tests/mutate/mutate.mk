@@ -10,8 +10,10 @@ MUTATE_FLAGS ?=
 mutate:
 	python3 tests/mutate/mutate.py $(MUTATE_FLAGS) $(MUTANTS)
 
+# (Not in a mutated copy, where the mutant's own line is gone: there it
+# would fail every `make check` whatever the other tests say.)
 check-mutants:
-	@python3 tests/mutate/mutate.py --check
+	@[ -n "$(MUTANT_TREE)" ] || python3 tests/mutate/mutate.py --check
 
 CHECKS += check-mutants
 .PHONY: mutate check-mutants

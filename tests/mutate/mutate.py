@@ -162,7 +162,7 @@ def make(target, log, timeout):
     """0 when `make TARGET` passes in the copy, 1 when it fails, 2 on a
     timeout (a hang fails a test suite too)."""
     cmd = ["nice", "-n", "10", "make", "-s", "-j2", "--no-print-directory",
-           "CORPUS=" + corpus(), target]
+           "CORPUS=" + corpus(), "MUTANT_TREE=1", target]
     with open(log, "a") as f:
         f.write("\n$ make %s\n" % target)
         f.flush()
