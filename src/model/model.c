@@ -534,8 +534,8 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 
 static size_t	apply_sorted(struct model *, const struct proto_ev *, size_t,
 		    uint64_t);
-static void	apply_sorted_p(struct model *, const struct proto_ev *const *,
-		    size_t);
+static size_t	apply_sorted_p(struct model *, const struct proto_ev *const *,
+		    size_t, uint64_t);
 
 /* Applied in time order up to last: they count as released. */
 static void
@@ -572,18 +572,18 @@ model_apply_until(struct model *m, const struct proto_ev *ev, size_t n,
 
 /*
  * Events in time order, given by pointers (read from several files at
- * once), applied at once whatever the reorder buffer's window (which must
- * hold nothing older): a live source's history given again after a
- * checkpoint (src/time/redo.c).  They count as released.
+ * once), applied at once up to the first at or after until (block markers
+ * aside), whatever the reorder buffer's window (which must hold nothing
+ * older): a live source's history given again after a checkpoint
+ * (src/time/redo.c).  They count as released; how many.
  */
-void
+size_t
 model_apply_sorted_p(struct model *m, const struct proto_ev *const *ev,
-    size_t n)
+    size_t n, uint64_t until)
 {
-	if (n == 0)
-		return;
-	apply_sorted_p(m, ev, n);
-	apply_released(m, ev[n - 1]);
+	if ((n = apply_sorted_p(m, ev, n, until)) > 0)
+		apply_released(m, ev[n - 1]);
+	return n;
 }
 
 /* The reorder buffer's share of the model, for the owner of a live source
@@ -688,15 +688,19 @@ apply_sorted(struct model *m, const struct proto_ev *ev, size_t n,
 
 /* The same, the events given by pointers (read from several files at
  * once, not copied into one array). */
-static void
-apply_sorted_p(struct model *m, const struct proto_ev *const *ev, size_t n)
+static size_t
+apply_sorted_p(struct model *m, const struct proto_ev *const *ev, size_t n,
+    uint64_t until)
 {
 	struct model_priv	*p = m->p;
 	uint64_t		*tags = m->tag_count;
 	size_t			 i = 0;
 
 	for (; i < n && (p->sess_new || !p->started); i++)
-		(void)apply_step(m, p, tags, ev[i], UINT64_MAX, 1);
+		if (!apply_step(m, p, tags, ev[i], until, 1))
+			return i;
 	for (; i < n; i++)
-		(void)apply_step(m, p, tags, ev[i], UINT64_MAX, 0);
+		if (!apply_step(m, p, tags, ev[i], until, 0))
+			break;
+	return i;
 }

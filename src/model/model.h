@@ -621,8 +621,8 @@ void		 model_header(struct model *, const struct proto_dec *);
 void		 model_apply(struct model *, const struct proto_ev *);
 size_t		 model_apply_until(struct model *, const struct proto_ev *,
 		     size_t, uint64_t);
-void		 model_apply_sorted_p(struct model *,
-		     const struct proto_ev *const *, size_t);
+size_t		 model_apply_sorted_p(struct model *,
+		     const struct proto_ev *const *, size_t, uint64_t);
 void		 model_late_defer(struct model *, int, uint64_t, uint64_t);
 int		 model_late_take(struct model *, uint64_t *, uint64_t *);
 int		 model_late_peek(const struct model *);

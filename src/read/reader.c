@@ -876,7 +876,11 @@ struct reader_fast {
 	uint32_t	 nsegs, segs_room;
 	struct reader_fstream *st;
 	unsigned	 nst, st_room;
-	uint16_t	 stream_of[65536];	/* by a block's u16 cap: index + 1 */
+	/* A stream's index + 1 by a block's u16 cap: caps 0..255 and none
+	 * (0xffff, at 256) here, the rest in stream_hi, made when one comes
+	 * (all 65536 here were 128 KB a reader, kept while it rests). */
+	uint16_t	 stream_of[257];
+	uint16_t	*stream_hi;
 
 	/*
 	 * Events the scan found too far out of place in their streams:
@@ -1003,6 +1007,7 @@ reader_fast_free(struct reader_fast *f, uint64_t size)
 	free(f->segs);
 	free(f->exc);
 	free(f->st);
+	free(f->stream_hi);
 	free(f);
 }
 
@@ -1033,14 +1038,38 @@ reader_fast_map(struct reader *m, struct reader_fast *f)
 	return 0;
 }
 
-/* The stream of a block's u16 cap field (0xffff: none): -1 out of memory. */
+/* Where a block's u16 cap field (0xffff: none) has its stream's index
+ * + 1: NULL if it cannot have one. */
+static uint16_t *
+reader_fast_slot(struct reader_fast *f, uint16_t capf, int make)
+{
+	if (capf < 256 || capf == 0xffff)
+		return &f->stream_of[capf < 256 ? capf : 256];
+	if (f->stream_hi == NULL && make)
+		f->stream_hi = calloc(65536, sizeof *f->stream_hi);
+	return f->stream_hi != NULL ? &f->stream_hi[capf] : NULL;
+}
+
+/* The stream of a block's cap field, or -1. */
+static long
+reader_fast_of(struct reader_fast *f, uint16_t capf)
+{
+	uint16_t	*slot = reader_fast_slot(f, capf, 0);
+
+	return slot != NULL ? (long)*slot - 1 : -1;
+}
+
+/* The same, made if there is none: -1 out of memory. */
 static long
 reader_fast_stream(struct reader_fast *f, uint16_t capf)
 {
 	struct reader_fstream	*s;
+	uint16_t		*slot;
 
-	if (f->stream_of[capf] != 0)
-		return f->stream_of[capf] - 1;
+	if ((slot = reader_fast_slot(f, capf, 1)) == NULL)
+		return -1;
+	if (*slot != 0)
+		return *slot - 1;
 	if (f->nst == f->st_room) {
 		s = reallocarray(f->st, f->st_room * 2 + 4, sizeof *s);
 		if (s == NULL)
@@ -1054,7 +1083,7 @@ reader_fast_stream(struct reader_fast *f, uint16_t capf)
 	s->cap = capf == 0xffff ? PROTO_NO_CAP : capf;
 	s->seg = s->first = s->last = READER_NONE;
 	s->gcnt = READER_GROUP;
-	f->stream_of[capf] = (uint16_t)++f->nst;
+	*slot = (uint16_t)++f->nst;
 	return f->nst - 1;
 }
 
@@ -1510,8 +1539,8 @@ reader_fast_join(struct reader_fast *f, struct reader_fast *f2,
 	for (i = 0; i < f2->nst; i++) {
 		s2 = &f2->st[i];
 		capf = s2->cap == PROTO_NO_CAP ? 0xffff : (uint16_t)s2->cap;
-		if (f->stream_of[capf] != 0 &&
-		    !reader_fast_follows(&f->st[f->stream_of[capf] - 1], s2))
+		if ((si = reader_fast_of(f, capf)) >= 0 &&
+		    !reader_fast_follows(&f->st[si], s2))
 			return 0;
 	}
 	if (f->nexc + f2->nexc > READER_EXCEPT ||

@@ -541,10 +541,9 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 		r->st.reapplied += n;
 		r->given_t = ev[n - 1]->time;
 		r->given_off = ev[n - 1]->off;
-		for (k = 0; k < n && !r->tail && ev[k]->time <= r->horizon;
-		    k++)
-			;
-		model_apply_sorted_p(r->m, ev, k);
+		/* Those up to the horizon (the last time a slice took). */
+		k = r->tail ? 0 : model_apply_sorted_p(r->m, ev, n,
+		    r->horizon == UINT64_MAX ? UINT64_MAX : r->horizon + 1);
 		r->since_ckpt += k;
 		if (k < n) {
 			/* The newest go through the buffer, as events
@@ -580,9 +579,7 @@ redo_until(struct redo *r, uint64_t t)
 
 	redo_unlend(r);
 	while ((n = spill_next_p(r->sp, r->ev, REDO_N)) > 0) {
-		for (k = 0; k < n && r->ev[k]->time < t; k++)
-			;
-		model_apply_sorted_p(r->m, r->ev, k);
+		k = model_apply_sorted_p(r->m, r->ev, n, t);
 		if (k < n)
 			return spill_seek(r->sp, r->ev[k]->time, r->ev[k]->off);
 	}

@@ -48,7 +48,7 @@
 #define SPILL_SEG_MIN	(64u << 10)
 
 #define SPILL_KEEP	4		/* readers a cursor keeps open at a seek */
-#define SPILL_KEEP_OWN	16		/* the spill's own, resting among them */
+#define SPILL_KEEP_OWN	SPILL_SEGS	/* the spill's own: every file, resting */
 
 struct spill_seg {
 	int		 fd;

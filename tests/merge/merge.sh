@@ -19,12 +19,14 @@ out=$dir/merge.out
 mkdir -p "$out"
 synth=$dir/synth
 mkdir -p "$synth"
-# seed events caps block [late [step [back [early]]]]
+# seed events caps block [late [step [back [early [base]]]]]: the last two
+# number their caps across 255, and at the top of the u16 range.
 set -- "$@" $(
 	for spec in "1 20000 2 600" "2 30000 4 2000" "3 5000 1 100" \
 	    "4 40000 8 300" "5 20000 3 4000 6" "6 20000 16 256" \
 	    "7 3000 2 64 40" "8 60000 5 20000 3" "9 20000 3 2000 1 4 500" \
-	    "10 20000 2 600 1 4 2 400" "11 30000 3 1500 1 4 2 1000"; do
+	    "10 20000 2 600 1 4 2 400" "11 30000 3 1500 1 4 2 1000" \
+	    "12 20000 4 600 3 4 2 0 254" "13 20000 5 900 1 4 2 0 65530"; do
 		f=$synth/synth-$(echo $spec | tr ' ' '-').eventlog
 		$dir/mksynth $spec > "$f" || exit 1
 		echo "$f"

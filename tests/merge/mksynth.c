@@ -2,7 +2,7 @@
  * mksynth.c: a synthetic eventlog whose capabilities' blocks interleave,
  * for the merge tests.
  *
- *	mksynth SEED EVENTS CAPS BLOCK [LATE [STEP [BACK [EARLY]]]] > FILE
+ *	mksynth SEED EVENTS CAPS BLOCK [LATE [STEP [BACK [EARLY [BASE]]]]] > FILE
  *
  * CAPS capabilities post events on their own clocks (steps of 0 to STEP - 1
  * ns, 4 by default, so that times tie within and across caps; now and then
@@ -18,7 +18,9 @@
  * wherever the scan in halves cuts the file, cap 0's stream in the second
  * half begins with an event too far out of place for the lookahead (and
  * there are no events without a cap, whose own clock would make every
- * stream's later events look early).
+ * stream's later events look early).  With BASE, the caps are numbered
+ * from BASE (the u16 field's whole range: reader.c files caps past 255
+ * apart).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -133,13 +135,14 @@ main(int argc, char **argv)
 	uint8_t		 ev[64];
 	uint64_t	 events, i, late = 1, step = 4, back = 2, t, nocap_t = 0;
 	uint64_t	 early = 0;
+	unsigned long	 base = 0;
 	size_t		 block, k;
 	int		 ncaps, c;
 	FILE		*f = stdout;
 
 	if (argc < 5) {
 		fprintf(stderr, "usage: mksynth SEED EVENTS CAPS BLOCK "
-		    "[LATE [STEP [BACK [EARLY]]]]\n");
+		    "[LATE [STEP [BACK [EARLY [BASE]]]]]\n");
 		return 2;
 	}
 	rng = strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ULL;
@@ -154,8 +157,10 @@ main(int argc, char **argv)
 		back = strtoull(argv[7], NULL, 10);
 	if (argc > 8)
 		early = strtoull(argv[8], NULL, 10);
+	if (argc > 9)
+		base = strtoul(argv[9], NULL, 10);
 	if (ncaps < 1 || ncaps > MAXCAPS || block < 64 || late < 1 ||
-	    step < 1 || back < 1)
+	    step < 1 || back < 1 || base + (unsigned long)ncaps > 0xffff)
 		return 2;
 
 	fwrite("hdrbhetb", 1, 8, f);
@@ -197,12 +202,12 @@ main(int argc, char **argv)
 		caps[c].n += k;
 		caps[c].nb++;
 		if (caps[c].n >= caps[c].limit)
-			flush(f, &caps[c], c);
+			flush(f, &caps[c], (int)base + c);
 		if (nocap_t < caps[c].t && rnd() % 2)
 			nocap_t = caps[c].t;
 	}
 	for (c = 0; c < ncaps; c++)
-		flush(f, &caps[c], c);
+		flush(f, &caps[c], (int)base + c);
 	fputc(0xff, f);
 	fputc(0xff, f);
 	return fclose(f) != 0;
