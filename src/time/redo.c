@@ -541,7 +541,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 		r->st.reapplied += n;
 		r->given_t = ev[n - 1]->time;
 		r->given_off = ev[n - 1]->off;
-		/* Those up to the horizon (the last time a slice took). */
+		/* Those up to the horizon here; the newer below. */
 		k = r->tail ? 0 : model_apply_sorted_p(r->m, ev, n,
 		    r->horizon == UINT64_MAX ? UINT64_MAX : r->horizon + 1);
 		r->since_ckpt += k;
