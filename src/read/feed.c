@@ -53,7 +53,9 @@
 #ifndef FEED_N
 #define FEED_N		2048		/* events in a slab: 360 KB */
 #endif
+#ifndef FEED_SLABS
 #define FEED_SLABS	8
+#endif
 #ifndef FEED_SPIN
 #define FEED_SPIN	256		/* polls before a wait sleeps */
 #endif

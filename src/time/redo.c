@@ -44,7 +44,6 @@
 #ifndef REDO_THREAD
 #define REDO_THREAD	1		/* 0: runs read the history here */
 #endif
-#define REDO_SLICE_NS	4000000ull	/* a slice of the poll loop */
 #define REDO_CKPTS	64		/* checkpoints kept */
 #define REDO_SAMPLES	64
 #define REDO_MIN_EVERY	4096		/* no checkpoints closer than this */
@@ -483,8 +482,8 @@ redo_done(struct redo *r, uint64_t wall)
 }
 
 /*
- * Apply the history for about REDO_SLICE_NS (all of it: max 0): 1 while
- * there is more.
+ * Apply the history until budget ns have passed since start, the loop's
+ * slice (all of it: budget 0): 1 while there is more.
  */
 static int
 redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
