@@ -42,11 +42,13 @@
  * once, keeps its buffers and readers so: 176 bytes an event not copied.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "evtop.h"
 
@@ -58,6 +60,9 @@
 #endif
 #ifndef FEED_SPIN
 #define FEED_SPIN	256		/* polls before a wait sleeps */
+#endif
+#ifndef FEED_YIELD_NS
+#define FEED_YIELD_NS	500000		/* see feed_wait_room() */
 #endif
 
 /* A reader's events into a slab (feed_new()). */
@@ -88,6 +93,7 @@ struct feed {
 	alignas(64) _Atomic int reader_asleep;
 	_Atomic int	 caller_asleep;
 	_Atomic int	 stop;		/* the caller wants no more */
+	int		 yielding;	/* the reader's: see feed_wait_room() */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 filled_cv, room_cv;
 
@@ -148,6 +154,53 @@ feed_wait(struct feed *f, int (*ready)(struct feed *),
 	pthread_mutex_unlock(&f->mu);
 }
 
+static int	feed_has_room(struct feed *);
+static int	feed_has_half(struct feed *);
+
+static uint64_t
+feed_clock(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The reader's wait for room.  While the caller takes slabs flat out (the
+ * last wait took under FEED_YIELD_NS), the reader yields its core until
+ * there is room rather than sleep: a sleeper is woken onto the waker's
+ * core, and two threads that keep waking each other stay on one core
+ * taking turns while the other core idles (perf's sched_switch trace of
+ * the TUI's pass: for 100 ms and more); a thread that stays runnable is
+ * moved to the idle core.  A caller that takes slabs slowly (a replay at
+ * its own pace, redo.c between its slices) is waited for asleep, the
+ * core left alone: past FEED_YIELD_NS, or after a long sleep.
+ */
+static void
+feed_wait_room(struct feed *f)
+{
+	uint64_t	t0;
+
+	if (!f->yielding) {
+		t0 = feed_clock();
+		feed_wait(f, feed_has_room, feed_has_half, &f->reader_asleep,
+		    &f->room_cv);
+		f->yielding = feed_clock() - t0 < FEED_YIELD_NS;
+		return;
+	}
+	t0 = feed_clock();
+	while (!feed_has_room(f)) {
+		if (feed_clock() - t0 >= FEED_YIELD_NS) {
+			f->yielding = 0;
+			feed_wait(f, feed_has_room, feed_has_half,
+			    &f->reader_asleep, &f->room_cv);
+			return;
+		}
+		sched_yield();
+	}
+}
+
 static int
 feed_has_room(struct feed *f)
 {
@@ -187,8 +240,7 @@ feed_reader(void *arg)
 
 	for (;;) {
 		if (!feed_has_room(f))
-			feed_wait(f, feed_has_room, feed_has_half,
-			    &f->reader_asleep, &f->room_cv);
+			feed_wait_room(f);
 		if (atomic_load(&f->stop))
 			return NULL;
 		s = &f->slab[filled % FEED_SLABS];
