@@ -221,6 +221,7 @@ struct reorder {
 	uint64_t	 window;	/* 0: pass through */
 	size_t		 max_bytes;
 	size_t		 nchunks;
+	struct rchunk	*all;		/* every chunk (rchunk.all) */
 	struct rchunk	*free;
 	struct rchunk	*chunk[RSTREAMS];	/* a stream's chunk */
 	int16_t		 cur[RSTREAMS];	/* a stream's open run, or -1 */
@@ -606,6 +607,8 @@ void		 model_reorder_free(struct reorder *);
 void		 model_reorder_push(struct model *, const struct proto_ev *);
 void		 model_reorder_flush(struct model *);
 void		 model_reorder_drop(struct model *);
+const void	*model_reorder_hole(const struct model *, const void *,
+		     size_t *);
 void		 model_reorder_horizon(struct model *, uint64_t);
 
 /* outbuf.c: text appended to a buffer the caller owns (at least OUTBUF_MIN

@@ -34,6 +34,7 @@
 
 struct rchunk {
 	struct rchunk	*next;		/* in the pool */
+	struct rchunk	*all;		/* every chunk, newest first */
 	uint32_t	 used;
 	uint32_t	 live;		/* events in it not yet released */
 	int		 stream;
@@ -76,18 +77,13 @@ model_reorder_free(struct reorder *ro)
 	struct rchunk	*c, *next;
 	int		 i;
 
-	for (i = 0; i < RSTREAMS; i++) {
-		if ((c = ro->chunk[i]) != NULL) {
-			c->next = ro->free;
-			ro->free = c;
-			ro->chunk[i] = NULL;
-		}
-	}
-	for (c = ro->free; c != NULL; c = next) {
-		next = c->next;
+	for (c = ro->all; c != NULL; c = next) {
+		next = c->all;
 		mheap_free(c);
 	}
-	ro->free = NULL;
+	for (i = 0; i < RSTREAMS; i++)
+		ro->chunk[i] = NULL;
+	ro->all = ro->free = NULL;
 	ro->nchunks = 0;
 }
 
@@ -263,6 +259,8 @@ chunk_get(struct model *m, int st)
 		}
 		if (ro->nchunks < max) {
 			c = model_calloc(m, 1, sizeof *c);
+			c->all = ro->all;
+			ro->all = c;
 			ro->nchunks++;
 			break;
 		}
@@ -486,33 +484,47 @@ model_reorder_drop(struct model *m)
 		ro->q[ro->heap[i]].hpos = -1;
 	ro->nheap = 0;
 	for (i = 0; i < RSTREAMS; i++) {
-		if ((c = ro->chunk[i]) != NULL) {
-			ro->chunk[i] = NULL;
-			c->live = 0;
-			chunk_put(ro, c);
-		}
+		ro->chunk[i] = NULL;
 		ro->cur[i] = -1;
 		ro->tw_n[i] = 0;
 	}
-	/* Then the chunks that still hold events (each once: live is 0
-	 * after). */
 	for (i = 0; i < RQUEUES; i++) {
-		struct rhdr	*h;
-
-		for (h = ro->q[i].head; h != NULL && ro->q[i].n > 0;
-		    h = h->next) {
-			if (h->chunk->live > 0) {
-				h->chunk->live = 0;
-				chunk_put(ro, h->chunk);
-			}
-			if (h == ro->q[i].tail)
-				break;
-		}
 		ro->q[i].head = ro->q[i].tail = NULL;
 		ro->q[i].n = 0;
 		ro->freeq[i] = (uint16_t)(RQUEUES - 1 - i);
 	}
 	ro->nfreeq = RQUEUES;
+	/* Every chunk free again, from their list: what the chunks hold
+	 * is not read (restored, it is not there: model_reorder_hole()). */
+	ro->free = NULL;
+	for (c = ro->all; c != NULL; c = c->all) {
+		c->live = 0;
+		c->next = ro->free;
+		ro->free = c;
+	}
 	m->totals.held = 0;
 	m->totals.held_bytes = 0;
+}
+
+/*
+ * The copies of the held events, chunk after chunk: the next after prev
+ * (NULL: the first), its length at *len; NULL after the last.  A state
+ * restored drops what was held (model_reorder_drop()), so a checkpoint
+ * need not keep them: on a live source, up to the pool's 8 MiB of a
+ * state of 1-2 MB without them.
+ */
+const void *
+model_reorder_hole(const struct model *m, const void *prev, size_t *len)
+{
+	const struct rchunk	*c;
+
+	if (prev == NULL)
+		c = m->p->ro.all;
+	else
+		c = ((const struct rchunk *)(const void *)((const char *)prev -
+		    offsetof(struct rchunk, data)))->all;
+	if (c == NULL)
+		return NULL;
+	*len = sizeof c->data;
+	return c->data;
 }

@@ -130,7 +130,15 @@ model_restore(struct model *m, size_t len, int (*fill)(void *, void *,
 		return -1;
 	}
 	mheap_restored(h, had);
+	/* Held back then: read again from the owner's history. */
+	model_reorder_drop(m);
 	return 0;
+}
+
+const void *
+model_state_hole(const struct model *m, const void *prev, size_t *len)
+{
+	return model_reorder_hole(m, prev, len);
 }
 
 /*
@@ -629,12 +637,6 @@ model_released(const struct model *m, uint64_t *t, uint64_t *off)
 
 	*t = ro->any_released ? ro->released : 0;
 	*off = ro->any_released ? ro->released_off + 1 : 0;
-}
-
-void
-model_drop_held(struct model *m)
-{
-	model_reorder_drop(m);
 }
 
 void

@@ -612,8 +612,13 @@ struct model	*model_new(void);
 void		 model_free(struct model *);
 /* A model's whole state is the bytes of its own heap (model-mem.c):
  * model_state() gives them; model_restore() copies a state of the same
- * model back through fill(arg, dst, n), which returns 0 when it could. */
+ * model back through fill(arg, dst, n), which returns 0 when it could.
+ * What the reorder buffer held back is dropped then (its owner reads it
+ * again), so the bytes model_state_hole() gives, hole after hole (prev
+ * NULL: the first; NULL after the last), need not be kept. */
 const void	*model_state(const struct model *, size_t *);
+const void	*model_state_hole(const struct model *, const void *,
+		     size_t *);
 int		 model_restore(struct model *, size_t,
 		     int (*)(void *, void *, size_t), void *);
 void		 model_set_reorder(struct model *, uint64_t, size_t);
@@ -627,7 +632,6 @@ void		 model_late_defer(struct model *, int, uint64_t, uint64_t);
 int		 model_late_take(struct model *, uint64_t *, uint64_t *);
 int		 model_late_peek(const struct model *);
 void		 model_released(const struct model *, uint64_t *, uint64_t *);
-void		 model_drop_held(struct model *);
 void		 model_release_until(struct model *, uint64_t);
 void		 model_flush(struct model *);
 void		 model_error(struct model *, const char *);

@@ -430,7 +430,6 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	if (fix)
 		ckpt_keep(r->ck, 0, i + 1);
 	p = ckpt_at(r->ck, i);
-	model_drop_held(r->m);
 	model_late_defer(r->m, 0, 0, 0);
 	spill_pin(r->sp, p->time);
 	if (spill_seek(r->sp, p->time, p->off) != 0) {
