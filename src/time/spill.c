@@ -1064,6 +1064,12 @@ spill_upto(const struct proto_ev *x, const struct proto_ev *xe, uint64_t t,
 	return x;
 }
 
+static inline int
+spill_before(const struct proto_ev *a, const struct proto_ev *b)
+{
+	return a->time < b->time || (a->time == b->time && a->off < b->off);
+}
+
 /*
  * The events of a and b merged into out[n..max), while both have events
  * read and, with lim, those given come before (lt, lo): the new n.
@@ -1084,9 +1090,24 @@ spill_merge2(struct spill_rd *a, struct spill_rd *b, int lim, uint64_t lt,
 		ycut = (ye = spill_upto(y, ye, lt, lo)) != &b->ev[b->n];
 	}
 	while (n < max && x < xe && y < ye) {
+		k = max - n;
+		/* All of one's events read before the other's next: given
+		 * as they are, no step each (files mostly follow each other
+		 * in time; a late block goes in whole). */
+		if (spill_before(xe - 1, y) || spill_before(ye - 1, x)) {
+			if (spill_before(ye - 1, x)) {
+				for (k = (size_t)(ye - y) < k ? (size_t)(ye - y) :
+				    k; k > 0; k--)
+					out[n++] = y++;
+			} else {
+				for (k = (size_t)(xe - x) < k ? (size_t)(xe - x) :
+				    k; k > 0; k--)
+					out[n++] = x++;
+			}
+			continue;
+		}
 		/* Steps that cannot run past either end or max (one
 		 * step takes one event of one). */
-		k = max - n;
 		k = (size_t)(xe - x) < k ? (size_t)(xe - x) : k;
 		k = (size_t)(ye - y) < k ? (size_t)(ye - y) : k;
 		for (; k > 0; k--) {
