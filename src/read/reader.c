@@ -73,6 +73,12 @@
 #ifndef READER_DROP
 #define READER_DROP	(8 << 20)	/* mapped bytes read between drops */
 #endif
+/* A history's files (reader_open_own()): several are read at once, on
+ * top of a live model, and little is read again; 8 MB each kept 30 MB of
+ * their pages mapped, 60 MB in all with a late capability's blocks. */
+#ifndef READER_DROP_OWN
+#define READER_DROP_OWN	(1 << 20)
+#endif
 #define READER_KEYS	258		/* caps 0..255, none, the rest */
 #define READER_READ	(1 << 16)
 #define READER_MAX_EVENT	(12 + 65535)	/* the largest event there is */
@@ -1740,7 +1746,7 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	f->safe = m->size > READER_MAX_EVENT ? m->size - READER_MAX_EVENT : 0;
 	if (reader_fast_bufs(f) == -1)
 		return -1;
-	f->drop_step = READER_DROP / (f->nst + 1);
+	f->drop_step = (m->own ? READER_DROP_OWN : READER_DROP) / (f->nst + 1);
 	if (f->drop_step < (16 << 10))
 		f->drop_step = 16 << 10;
 	return 1;
