@@ -191,6 +191,15 @@ ui_new(const struct evtop_opts *opts, char **cause)
 		*cause = strdup("this terminal cannot move the cursor (TERM)");
 		goto fail;
 	}
+	/*
+	 * Left and entered again at once, as after ^Z: until then ncurses
+	 * (6.4) writes out each cursor move as it makes it, a frame in a
+	 * hundred writes (a packet each over ssh, a wake-up of tmux each);
+	 * after, a frame in one or two.  Before the keys' settings
+	 * (termkey's), which leaving would undo.
+	 */
+	endwin();
+	refresh();
 	ui_emerg.fd = ui->out_fd;
 	ui_emerg.len = 0;
 	ui_emerg_add("rmcup");

@@ -444,5 +444,20 @@ wait_for tlm "cursor 0.0033"
 ok $? "Home m m: the cursor on the second marker (3.30 ms): $(screen tlm | grep '^cursor')"
 $T kill-session -t tlm 2>/dev/null
 
+# A frame goes out in a few writes, not one a cursor move (ncurses 6.4
+# until the first ^Z: about 300 writes a second here, a packet each over
+# ssh).  Counted by the kernel (/proc/PID/io) over 2 s of a replay drawing
+# at 10 frames a second; the window is the measurement, hence the sleep.
+start wr 120 40 "$EVTOP --speed 0.25 $FIX/ghc96-heap-hc.eventlog & echo \$! >$TMP/wpid; wait"
+wait_file "$TMP/wpid"
+wait_for wr "heap"
+wpid=$(cat "$TMP/wpid")
+w0=$(awk '/^syscw/ { print $2 }' "/proc/$wpid/io" 2>/dev/null)
+sleep 2
+w1=$(awk '/^syscw/ { print $2 }' "/proc/$wpid/io" 2>/dev/null)
+[ -n "$w0" ] && [ -n "$w1" ] && [ $((w1 - w0)) -gt 0 ] && [ $((w1 - w0)) -lt 100 ]
+ok $? "a replay drawing for 2 s: $((${w1:-0} - ${w0:-0})) writes to the terminal (under 100)"
+$T kill-session -t wr 2>/dev/null
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
