@@ -7,14 +7,16 @@
  * The thread splits a replay in two with nothing shared but finished
  * events: framing, merging and decoding (about 106 instructions an event
  * on the GHC logs) on one core; the model and its output (about 123) on
- * the other.  Slabs of 2048 events (360 KB) make the hand-offs few (1,500
- * on ghc-n2), so a side that finds nothing polls only briefly, then
- * sleeps: polling long (16,384 times) with 256-event slabs, a side that
- * was descheduled stalled the other, 2-7 times slower with one other busy
- * process on two cores.  Measured on a 2-core machine, ghc-n2 (30 M
- * events): 0.86-1.08 s against 1.39-1.49 s on one thread when quiet;
- * 1.56-1.82 s against 1.39-1.54 s with one other process busy, 2.4-3.3 s
- * against 2.7-3.0 s with three.  (Earlier machines found the thread did
+ * the other.  Slabs of 2048 events (360 KB) make the hand-offs few
+ * (14,700 on ghc-n2), so a side that finds nothing polls only briefly,
+ * then sleeps: polling long (16,384 times) with 256-event slabs, a side
+ * that was descheduled stalled the other, 2-7 times slower with one other
+ * busy process on two cores.  (A reader that waits for room while the
+ * caller takes slabs flat out yields its core instead: feed_wait_room().)
+ * Measured on a 2-core machine, ghc-n2 (30 M events): 0.86-1.08 s
+ * against 1.39-1.49 s on one thread when quiet; 1.56-1.82 s against
+ * 1.39-1.54 s with one other process busy, 2.4-3.3 s against 2.7-3.0 s
+ * with three.  (Earlier machines found the thread did
  * not pay; handing over frames and decoding on the model's side instead
  * moves a seventh of the bytes but leaves that side 168 of the 215
  * instructions an event.)
