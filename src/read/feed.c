@@ -16,10 +16,10 @@
  * Measured on a 2-core machine, ghc-n2 (30 M events): 0.86-1.08 s
  * against 1.39-1.49 s on one thread when quiet; 1.56-1.82 s against
  * 1.39-1.54 s with one other process busy, 2.4-3.3 s against 2.7-3.0 s
- * with three.  (Earlier machines found the thread did
- * not pay; handing over frames and decoding on the model's side instead
- * moves a seventh of the bytes but leaves that side 168 of the 215
- * instructions an event.)
+ * with three.  (Earlier machines found the thread did not pay; handing
+ * over frames and decoding on the model's side instead moves a seventh
+ * of the bytes but leaves that side 168 of the 215 instructions an
+ * event.)
  *
  * Ownership keeps it simple: once feed_new() returns, the reader thread
  * alone touches the reader; the caller alone touches the model.  They
