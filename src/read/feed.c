@@ -156,8 +156,25 @@ feed_wait(struct feed *f, int (*ready)(struct feed *),
 	pthread_mutex_unlock(&f->mu);
 }
 
-static int	feed_has_room(struct feed *);
-static int	feed_has_half(struct feed *);
+static int
+feed_has_room(struct feed *f)
+{
+	return atomic_load(&f->filled) - atomic_load(&f->taken) < FEED_SLABS ||
+	    atomic_load(&f->stop);
+}
+
+static int
+feed_has_half(struct feed *f)
+{
+	return atomic_load(&f->filled) - atomic_load(&f->taken) <=
+	    FEED_SLABS / 2 || atomic_load(&f->stop);
+}
+
+static int
+feed_has_slab(struct feed *f)
+{
+	return atomic_load(&f->filled) != atomic_load(&f->taken);
+}
 
 static uint64_t
 feed_clock(void)
@@ -201,26 +218,6 @@ feed_wait_room(struct feed *f)
 		}
 		sched_yield();
 	}
-}
-
-static int
-feed_has_room(struct feed *f)
-{
-	return atomic_load(&f->filled) - atomic_load(&f->taken) < FEED_SLABS ||
-	    atomic_load(&f->stop);
-}
-
-static int
-feed_has_half(struct feed *f)
-{
-	return atomic_load(&f->filled) - atomic_load(&f->taken) <=
-	    FEED_SLABS / 2 || atomic_load(&f->stop);
-}
-
-static int
-feed_has_slab(struct feed *f)
-{
-	return atomic_load(&f->filled) != atomic_load(&f->taken);
 }
 
 static size_t
