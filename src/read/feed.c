@@ -199,25 +199,17 @@ feed_clock(void)
 static void
 feed_wait_room(struct feed *f)
 {
-	uint64_t	t0;
+	uint64_t	t0 = feed_clock();
 
-	if (!f->yielding) {
-		t0 = feed_clock();
-		feed_wait(f, feed_has_room, feed_has_half, &f->reader_asleep,
-		    &f->room_cv);
-		f->yielding = feed_clock() - t0 < FEED_YIELD_NS;
-		return;
-	}
-	t0 = feed_clock();
-	while (!feed_has_room(f)) {
-		if (feed_clock() - t0 >= FEED_YIELD_NS) {
-			f->yielding = 0;
-			feed_wait(f, feed_has_room, feed_has_half,
-			    &f->reader_asleep, &f->room_cv);
+	if (f->yielding) {
+		while (!feed_has_room(f) && feed_clock() - t0 < FEED_YIELD_NS)
+			sched_yield();
+		if (feed_has_room(f))
 			return;
-		}
-		sched_yield();
 	}
+	feed_wait(f, feed_has_room, feed_has_half, &f->reader_asleep,
+	    &f->room_cv);
+	f->yielding = feed_clock() - t0 < FEED_YIELD_NS;
 }
 
 static size_t

@@ -1047,6 +1047,13 @@ spill_cur_insert(struct spill_cur *c, struct spill_rd *r)
 	c->act[i] = r;
 }
 
+/* e comes before (t, off): by time, then place in the stream. */
+static inline int
+spill_before(const struct proto_ev *e, uint64_t t, uint64_t off)
+{
+	return e->time < t || (e->time == t && e->off < off);
+}
+
 /* The first of the sorted events [x, xe) not before (t, off). */
 static const struct proto_ev *
 spill_upto(const struct proto_ev *x, const struct proto_ev *xe, uint64_t t,
@@ -1056,7 +1063,7 @@ spill_upto(const struct proto_ev *x, const struct proto_ev *xe, uint64_t t,
 
 	while (x < xe) {
 		mid = x + (xe - x) / 2;
-		if (mid->time < t || (mid->time == t && mid->off < off))
+		if (spill_before(mid, t, off))
 			x = mid + 1;
 		else
 			xe = mid;
@@ -1064,11 +1071,6 @@ spill_upto(const struct proto_ev *x, const struct proto_ev *xe, uint64_t t,
 	return x;
 }
 
-static inline int
-spill_before(const struct proto_ev *a, const struct proto_ev *b)
-{
-	return a->time < b->time || (a->time == b->time && a->off < b->off);
-}
 
 /*
  * The events of a and b merged into out[n..max), while both have events
@@ -1094,16 +1096,16 @@ spill_merge2(struct spill_rd *a, struct spill_rd *b, int lim, uint64_t lt,
 		/* All of one's events read before the other's next: given
 		 * as they are, no step each (files mostly follow each other
 		 * in time; a late block goes in whole). */
-		if (spill_before(xe - 1, y) || spill_before(ye - 1, x)) {
-			if (spill_before(ye - 1, x)) {
-				for (k = (size_t)(ye - y) < k ? (size_t)(ye - y) :
-				    k; k > 0; k--)
-					out[n++] = y++;
-			} else {
-				for (k = (size_t)(xe - x) < k ? (size_t)(xe - x) :
-				    k; k > 0; k--)
-					out[n++] = x++;
-			}
+		if (spill_before(ye - 1, x->time, x->off)) {
+			for (k = (size_t)(ye - y) < k ? (size_t)(ye - y) : k;
+			    k > 0; k--)
+				out[n++] = y++;
+			continue;
+		}
+		if (spill_before(xe - 1, y->time, y->off)) {
+			for (k = (size_t)(xe - x) < k ? (size_t)(xe - x) : k;
+			    k > 0; k--)
+				out[n++] = x++;
 			continue;
 		}
 		/* Steps that cannot run past either end or max (one
