@@ -94,6 +94,8 @@ batch_file(const struct evtop_opts *o)
 	model_flush(m);
 	batch_emit(m, o, stdout, NULL);
 	rc = export_end(m, o);
+	if (m->totals.headers == 0)
+		rc = 1;		/* not an eventlog: said, and figures of nothing */
 	model_free(m);
 	reader_free(rd);
 	return ferror(stdout) ? 1 : rc;

@@ -398,6 +398,19 @@ garbage() {
 	wait_exit $pid 5
 	ok "garbage: exit 0" eq $? 0
 	ok "garbage: nothing shown" eq "$($JS get $d/live.json events_total)" 0
+	# A file that is not an eventlog: the figures of nothing, said why,
+	# and a failing status (a script learns the run showed nothing).
+	"$EVTOP" --batch --json $d/junk >$d/file.json 2>$d/file.err
+	ok "garbage file: --batch exit 1" eq $? 1
+	ok "garbage file: said so" grep -q "junk: no eventlog header found" \
+	    $d/file.err
+	ok "garbage file: figures of nothing" eq \
+	    "$($JS get $d/file.json events_total)" 0
+	# A log cut short is still a log: its figures, exit 0.
+	head -c 20000 $FIX/threads.eventlog >$d/cut.eventlog
+	"$EVTOP" --batch --json $d/cut.eventlog >$d/cut.json 2>$d/cut.err
+	ok "cut file: --batch exit 0" eq $? 0
+	ok "cut file: said so" grep -q "truncated" $d/cut.err
 }
 
 # 14. The command line.
