@@ -202,6 +202,15 @@ reader_fail(struct reader *m, const char *why)
 	m->io_error = 1;
 }
 
+/* The file ends n bytes into the event at byte at: said from the start,
+ * the events before it read. */
+static void
+reader_cut(struct reader *m, uint64_t at, uint64_t n)
+{
+	snprintf(m->error, sizeof m->error, "truncated: the event at byte %"
+	    PRIu64 " is incomplete (%" PRIu64 " bytes)", at, n);
+}
+
 static int
 reader_ent_before(const struct reader_ent *a, const struct reader_ent *b)
 {
@@ -744,9 +753,8 @@ reader_index(struct reader *m)
 	if (m->types == NULL)
 		snprintf(m->error, sizeof m->error, "no eventlog header found");
 	else if (proto_dec_pending(m->dec) > 0)
-		snprintf(m->error, sizeof m->error, "truncated: the event at "
-		    "byte %" PRIu64 " is incomplete (%" PRIu64 " bytes)",
-		    proto_dec_offset(m->dec), proto_dec_pending(m->dec));
+		reader_cut(m, proto_dec_offset(m->dec),
+		    proto_dec_pending(m->dec));
 	return 0;
 }
 
@@ -875,6 +883,7 @@ struct reader_fast {
 	int		 rested;	/* reader_rest(): no tables, no buffers */
 	int		 marker;	/* block markers have their fields */
 	uint64_t	 data, end;	/* the events' bytes */
+	uint64_t	 cut;		/* bytes of an event cut by the end */
 	uint64_t	 safe;		/* events before it are framed fast */
 	const uint8_t	*map;		/* the whole file */
 
@@ -1382,6 +1391,14 @@ reader_fast_span(struct reader *m, struct reader_fast *f,
 			f->end = pos;
 			break;
 		}
+		if (total == 0 && ce == size) {
+			/* Cut short by the file's end (a program killed, a
+			 * copy taken while written): every event before it
+			 * is whole, the two passes would say no more. */
+			f->end = pos;
+			f->cut = size - pos;
+			break;
+		}
 		if (total <= 0)
 			return 0;	/* undeclared, or cut */
 		if (f->tsize[tag] < 2 && proto_dec_one(m->types, p,
@@ -1589,6 +1606,7 @@ reader_fast_join(struct reader_fast *f, struct reader_fast *f2,
 		s->last = base + s2->last;
 	}
 	f->end = f2->end;
+	f->cut = f2->cut;
 	*extra = reader_fast_count(f2, 0) - f2->nexc;
 	return 1;
 }
@@ -1687,8 +1705,10 @@ reader_fast_bufs(struct reader_fast *f)
 /*
  * Whether the file suits the single pass: 1 yes, 0 no, -1 on a system
  * error.  Reads the header with m->dec, then frames every event (as the
- * decoder would: a bad or cut event, a second header, a marker before the
- * end, and the file is the two passes'), and files it by its block's
+ * decoder would: a bad event, one cut before the file's end, a second
+ * header, a marker before the end, and the file is the two passes'; one
+ * cut by the end ends the events, said as the two passes say it), and
+ * files it by its block's
  * capability: each stream's segments.  It also checks that no event of a
  * stream is earlier than one 2 * READER_GROUP events or more before it in
  * the stream (by the newest time of the stream's groups of READER_GROUP
@@ -1737,6 +1757,8 @@ reader_fast_scan(struct reader *m, struct reader_fast *f)
 	sc.capf = 0xffff;
 	if ((rc = reader_fast_halves(m, f, &sc, &extra)) != 1)
 		return rc;
+	if (f->cut > 0)
+		reader_cut(m, f->end, f->cut);	/* as the two passes' index */
 	free(f->sbuf);
 	f->sbuf = NULL;
 	n = reader_fast_count(f, sc.groups) + extra;

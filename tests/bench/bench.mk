@@ -48,8 +48,14 @@ bench-show-ghc: evtop build/bench/runrss
 	  build/bench/runrss "evtop show $$(basename $$l)" -b $$(stat -c %s $$l) -e $$(cat $$l.events) \
 	    -m 100 ./evtop show $$l || exit 1; done
 
+# A log cut short (the program killed): the -N2 log's first two thirds, cut
+# within an event.
+BENCH_CUT_LOG := build/bench/ghc-n2-cut.eventlog
+$(BENCH_CUT_LOG): build/bench/ghc-n2.eventlog
+	head -c $$(($$(stat -c %s $<) * 2 / 3 + 5)) $< > $@
+
 bench-batch: evtop build/bench/runrss $(BENCH_LOG) $(BENCH_LOG).events
-	@for l in $(BENCH_GHC_LOGS); do $(MAKE) -s $$l $$l.events || { echo "bench-batch: SKIPPED $$l"; continue; }; \
+	@for l in $(BENCH_GHC_LOGS) $(BENCH_CUT_LOG); do $(MAKE) -s $$l $$l.events || { echo "bench-batch: SKIPPED $$l"; continue; }; \
 	  tests/bench/bench-batch.sh ./evtop build/bench/runrss $$l $$(cat $$l.events) $$(stat -c %s $$l) || exit 1; done
 	tests/bench/bench-batch.sh ./evtop build/bench/runrss $(BENCH_LOG) \
 	    $$(cat $(BENCH_LOG).events) $$(stat -c %s $(BENCH_LOG))
