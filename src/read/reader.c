@@ -1384,19 +1384,16 @@ reader_fast_span(struct reader *m, struct reader_fast *f,
 			break;
 		}
 		if ((total = proto_frame_len(f->tsize, p, avail)) == 0 &&
-		    m->own && ce == size) {
-			/* evtop's own file (spill.c) ends with the first
-			 * bytes of the event after its last, for a GHC 9.6
-			 * IPE to be framed with: not the file's. */
-			f->end = pos;
-			break;
-		}
-		if (total == 0 && ce == size) {
+		    ce == size) {
 			/* Cut short by the file's end (a program killed, a
 			 * copy taken while written): every event before it
-			 * is whole, the two passes would say no more. */
+			 * is whole, and the two passes would say no more.
+			 * evtop's own file (spill.c) ends so by design, with
+			 * the first bytes of the event after its last, for a
+			 * GHC 9.6 IPE to be framed with: not a cut. */
 			f->end = pos;
-			f->cut = size - pos;
+			if (!m->own)
+				f->cut = size - pos;
 			break;
 		}
 		if (total <= 0)
