@@ -82,6 +82,7 @@ struct evtop_status {
 	/* File replay. */
 	double		 speed;		/* 0 = as fast as possible */
 	int		 paused;	/* replay paused */
+	int		 file_err;	/* conn_msg: why the file stops short */
 	uint64_t	 file_size, file_pos;
 	uint64_t	 file_time;	/* event time reached, ns */
 	/* Time travel (src/time/travel.c), a file only. */

@@ -750,6 +750,7 @@ loop_status(struct loop *l, uint64_t now)
 		/* (The first pass's thread owns the reader, and its
 		 * error, until the pass is over.) */
 		err = st->pass < 1 ? NULL : replay_error(l->rp);
+		st->file_err = err != NULL;
 		snprintf(st->conn_msg, sizeof st->conn_msg, "%s",
 		    err != NULL ? err : replay_done(l->rp) ? "replayed" :
 		    st->paused ? "replay paused" : "replaying");

@@ -459,5 +459,13 @@ w1=$(awk '/^syscw/ { print $2 }' "/proc/$wpid/io" 2>/dev/null)
 ok $? "a replay drawing for 2 s: $((${w1:-0} - ${w0:-0})) writes to the terminal (under 100)"
 $T kill-session -t wr 2>/dev/null
 
+# A file cut short (a program killed): replayed up to the cut, and the
+# header says why it stops there.
+head -c 60000 $FIX/threads.eventlog >"$TMP/cut.eventlog"
+start cut 200 40 "$EVTOP --speed 0 $TMP/cut.eventlog"
+wait_for cut "done (truncated: the event at byte "
+ok $? "a cut file: the header says where it stops: $(screen cut | sed -n 2p | cut -c1-110)"
+$T kill-session -t cut 2>/dev/null
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
