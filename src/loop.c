@@ -82,6 +82,7 @@ struct loop {
 
 	uint8_t		*buf;
 	int		 saw_end;	/* the last unit was the end marker */
+	int		 conn_header;	/* this connection's header came */
 	uint64_t	 last_data;	/* when bytes last came */
 	int		 held;		/* the model may hold events back */
 	char		 last_msg[sizeof ((struct evtop_status *)0)->conn_msg];
@@ -349,6 +350,7 @@ loop_drain(struct loop *l)
 			break;
 		case PROTO_HEADER:
 			l->saw_end = 0;
+			l->conn_header = 1;
 			if (l->redo != NULL)
 				redo_finish(l->redo);
 			model_header(l->model, l->dec);
@@ -431,6 +433,7 @@ loop_connection_start(struct loop *l)
 	if (l->redo != NULL)
 		redo_connect(l->redo);
 	l->saw_end = 0;
+	l->conn_header = 0;
 	l->max_time = 0;
 	control_connected(l->ctl);
 	loop_log(l, "%s: open", l->opts->target);
@@ -494,12 +497,26 @@ loop_read(struct loop *l, short revents, uint64_t start)
 	}
 }
 
+/*
+ * Whether control commands may go: once the connection's header has come.
+ * eventlog-socket reads commands from the moment a client connects, and
+ * only then stops the eventlog running (to a file, with -l) and starts it
+ * again on the socket (its worker.c): a census taken in between is written
+ * nowhere.  The header is the RTS writing to the socket.  (Seen in CI with
+ * GHC 9.6 programs under load: the census sent on connecting never came.)
+ */
+static int
+loop_can_send(const struct loop *l)
+{
+	return l->src != NULL && l->src->state == SOURCE_OPEN &&
+	    l->conn_header;
+}
+
 /* Send what is queued, if the source can take it now. */
 static void
 loop_control(struct loop *l, uint64_t now)
 {
-	if (l->src == NULL || l->src->state != SOURCE_OPEN ||
-	    !control_pending(l->ctl))
+	if (!loop_can_send(l) || !control_pending(l->ctl))
 		return;
 	if (control_flush(l->ctl, l->src) != 0) {
 		loop_log(l, "writing a control command: %s",
@@ -925,8 +942,7 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 			control_refuse(l->ctl, cmd, "control commands need a "
 			    "socket (--unix or --tcp), not a FIFO or stdin");
 		else {
-			control_queue(l->ctl, cmd,
-			    l->src->state == SOURCE_OPEN);
+			control_queue(l->ctl, cmd, loop_can_send(l));
 			loop_control(l, now);
 		}
 		break;
@@ -1158,7 +1174,7 @@ loop_live_events(const struct loop *l)
 {
 	short	ev = source_poll_events(l->src);
 
-	if (l->src->state == SOURCE_OPEN && control_pending(l->ctl))
+	if (loop_can_send(l) && control_pending(l->ctl))
 		ev |= POLLOUT;
 	return ev;
 }

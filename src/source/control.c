@@ -250,7 +250,7 @@ control_queue(struct control *ctl, const struct evtop_cmd *cmd,
 	m->cmd = *cmd;
 	ctl->n++;
 	control_say(ctl, cmd, 1, 0, connected ? "sending" :
-	    "queued until connected");
+	    "queued until the eventlog starts");
 	return 0;
 }
 

@@ -99,12 +99,14 @@ run_hung() {	# run_hung DIR PID EVTOP-STATUS
 
 # census_run NAME: NAME_run, again once if the census request was lost,
 # or if the program hung at its exit (run_hung).
-# Three times in CI under load (never alone; over TCP twice, a Unix socket
-# once), the program ran to its end without the census though evtop sent
-# the request on connecting (its log says so).  The likely cause, not
-# proved: the library hands the request to the RTS while the program,
-# held by GHC_EVENTLOG_WAIT, is still starting.  Such a run is run again,
-# once, and said; a second loss fails.
+# Four times in CI under load (never alone; over TCP three times, a Unix
+# socket once), the program ran to its end without the census though evtop
+# sent the request on connecting (its log says so).  The cause, read in
+# the library's worker.c: it reads commands as soon as a client connects,
+# and only then stops the file's eventlog and starts it on the socket; a
+# census taken in between is written nowhere.  evtop now sends commands
+# once the connection's header has come (src/loop.c, loop_can_send()).
+# Such a run is still run again, once, and said; a second loss fails.
 census_run() {
 	local name=$1 d=$T/$1 rc
 	"${name}_run"

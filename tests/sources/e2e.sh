@@ -375,7 +375,7 @@ send() {
 	printf '\xf0\x9e\x97\x8c\x00\x05my:ns\x09' >>$d/want
 	ok "send: the bytes on the wire" cmp $d/ctl $d/want
 	ok "send: status says queued" wait_for $d/err \
-	    "census: queued until connected" 1
+	    "census: queued until the eventlog starts" 1
 	ok "send: status says sent" wait_for $d/err "census: sent" 5
 	ok "send: unknown effect said so" wait_for $d/err \
 	    "my:ns:9: sent \(its effect is not visible" 1

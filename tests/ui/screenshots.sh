@@ -219,6 +219,15 @@ wait_for hi 'module Main'
 shot hi pane-3-heap-ipe 120 36
 $T kill-session -t hi
 
+# A log cut short (its last 2000 bytes gone, as a killed program leaves
+# it): replayed up to the cut, the header says where.
+head -c $(($(wc -c < tests/fixtures/ghc96-threads.eventlog) - 2000)) \
+    tests/fixtures/ghc96-threads.eventlog > "$B/cut.eventlog"
+$T new-session -d -s cut -x 160 -y 36 "./evtop --speed 0 $B/cut.eventlog"
+wait_for cut ' done \(truncated'
+shot cut file-cut-short-160x36 160 36
+$T kill-session -t cut
+
 # Time travel: g to 0.2 s, [ there, g to 0.45 s, ]: the range
 # [0.2 s, 0.45 s) of a profiled run, the GC and cost-centre panes showing it.
 $T new-session -d -s rng -x 160 -y 44 "./evtop tests/fixtures/prof.eventlog"
