@@ -379,6 +379,18 @@ send() {
 	ok "send: status says sent" wait_for $d/err "census: sent" 5
 	ok "send: unknown effect said so" wait_for $d/err \
 	    "my:ns:9: sent \(its effect is not visible" 1
+	# A program that takes 0.5 s to start its eventlog on the socket
+	# (eventlog-socket reads commands before): nothing is sent before the
+	# header, the census after it.
+	$FAKEPROD --unix $d/h.sock --ctl $d/hctl --hold 500 --linger 300 \
+	    $FIX/messages.eventlog 2>$d/hold.err &
+	PIDS+=($!)
+	timeout 30 "$EVTOP" --batch --json --once --unix $d/h.sock \
+	    --send census >/dev/null 2>$d/herr
+	ok "send: nothing before the header" wait_for $d/hold.err \
+	    "before the header: 0 bytes" 2
+	printf '\xf0\x9e\x97\x8c\x00\x0feventlog-socket\x05' >$d/hwant
+	ok "send: the census after it" cmp $d/hctl $d/hwant
 }
 
 # Not an eventlog at all: said so, nothing shown, no crash.

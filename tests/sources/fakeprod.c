@@ -22,6 +22,10 @@
  *	--linger MS	keep the connection open MS milliseconds after the
  *			last byte (default 0), reading what the client sends
  *	--ctl FILE	write the bytes the client sends to FILE
+ *	--hold MS	wait MS milliseconds after accepting before sending
+ *			anything, then say on stderr how many bytes the
+ *			client sent meanwhile ("fakeprod: before the
+ *			header: N bytes")
  *	--repeat N	send the data N times (flood: for throughput use a
  *			file made by tests/bench/mklog instead)
  *
@@ -162,7 +166,7 @@ main(int argc, char **argv)
 	const char	*unix_path = NULL, *portfile = NULL, *file = NULL;
 	size_t		 chunk = 65536, n, hdr_end = 0, nev = 0, *evoff = NULL;
 	size_t		 a = 0, b = 0;
-	long		 delay_us = 0, linger_ms = 0, repeat = 1, i;
+	long		 delay_us = 0, linger_ms = 0, hold_ms = 0, repeat = 1, i;
 	int		 junk = 0, events = 0, no_end = 0, die_now = 0;
 	int		 lfd, fd;
 	uint8_t		*p, bm[24];
@@ -195,6 +199,8 @@ main(int argc, char **argv)
 			die_now = 1;
 		else if (strcmp(argv[i], "--linger") == 0 && i + 1 < argc)
 			linger_ms = strtol(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--hold") == 0 && i + 1 < argc)
+			hold_ms = strtol(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--ctl") == 0 && i + 1 < argc) {
 			ctlfd = open(argv[++i], O_WRONLY|O_CREAT|O_TRUNC,
 			    0644);
@@ -267,6 +273,22 @@ main(int argc, char **argv)
 	if (unix_path != NULL)
 		unlink(unix_path);	/* gone with the program */
 	close(lfd);
+	if (hold_ms > 0) {
+		/* A program still starting: what the client sends now. */
+		struct pollfd	hp = { .fd = fd, .events = POLLIN };
+		uint8_t		hb[4096];
+		ssize_t		r;
+		size_t		early = 0;
+
+		while (poll(&hp, 1, (int)hold_ms) > 0 &&
+		    (r = read(fd, hb, sizeof hb)) > 0) {
+			early += (size_t)r;
+			if (ctlfd != -1 && write(ctlfd, hb, (size_t)r) != r)
+				die("ctl");
+		}
+		fprintf(stderr, "fakeprod: before the header: %zu bytes\n",
+		    early);
+	}
 
 	if (junk) {
 		memset(bm, 0, sizeof bm);
