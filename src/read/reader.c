@@ -1705,13 +1705,13 @@ reader_fast_bufs(struct reader_fast *f)
  * decoder would: a bad event, one cut before the file's end, a second
  * header, a marker before the end, and the file is the two passes'; one
  * cut by the end ends the events, said as the two passes say it), and
- * files it by its block's
- * capability: each stream's segments.  It also checks that no event of a
- * stream is earlier than one 2 * READER_GROUP events or more before it in
- * the stream (by the newest time of the stream's groups of READER_GROUP
- * events before the last two: a few instructions an event), so that a
- * lookahead of that many events sorts every stream.  A large file's two
- * halves are framed at once, on two threads (reader_fast_halves()).
+ * files it by its block's capability: each stream's segments.  It also
+ * checks that no event of a stream is earlier than one 2 * READER_GROUP
+ * events or more before it in the stream (by the newest time of the
+ * stream's groups of READER_GROUP events before the last two: a few
+ * instructions an event), so that a lookahead of that many events sorts
+ * every stream.  A large file's two halves are framed at once, on two
+ * threads (reader_fast_halves()).
  */
 static int
 reader_fast_scan(struct reader *m, struct reader_fast *f)
