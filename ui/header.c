@@ -129,11 +129,11 @@ header_source(struct lines *l, int y, int x, int w, const struct model *m,
 	}
 	n += lines_put(l, y, x + n, LINES_NORMAL, " ", end - x - n);
 	n += lines_put(l, y, x + n, attr, what, end - x - n);
-	if (k == EVTOP_SRC_FILE && st->file_err)
-		/* Damaged or cut short: the events before, and why. */
-		n += lines_putf(l, y, x + n, LINES_BAD, end - x - n, " (%s)",
-		    st->conn_msg);
 	if (k == EVTOP_SRC_FILE) {
+		if (st->file_err)
+			/* Damaged or cut short: the events before, and why. */
+			n += lines_putf(l, y, x + n, LINES_BAD, end - x - n,
+			    " (%s)", st->conn_msg);
 		if (st->paused)
 			n += lines_put(l, y, x + n, LINES_WARN, " paused",
 			    end - x - n);

@@ -230,10 +230,11 @@ control_say(struct control *ctl, const struct evtop_cmd *cmd, int pending,
 	    ctl->msg, sizeof ctl->msg);
 }
 
-/* Queue a command; connected says whether it can go out now. */
+/* Queue a command; ready says whether it can go out now (connected, and
+ * the eventlog started there). */
 int
 control_queue(struct control *ctl, const struct evtop_cmd *cmd,
-    int connected)
+    int ready)
 {
 	struct control_msg	*m;
 
@@ -249,7 +250,7 @@ control_queue(struct control *ctl, const struct evtop_cmd *cmd,
 	}
 	m->cmd = *cmd;
 	ctl->n++;
-	control_say(ctl, cmd, 1, 0, connected ? "sending" :
+	control_say(ctl, cmd, 1, 0, ready ? "sending" :
 	    "queued until the eventlog starts");
 	return 0;
 }
