@@ -434,7 +434,7 @@ band_ccs_name(struct model *m, const struct proto_ccs *ccs, char *buf,
 		buf[off] = '\0';
 	}
 	if (ccs->depth == 0)
-		snprintf(buf, size, "(no stack)");
+		snprintf(buf, size, "%s", MODEL_MAIN_STACK);
 }
 
 /* A -hi band's label, the info table's address "0x40e800"; else 0. */

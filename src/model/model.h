@@ -60,6 +60,9 @@ enum model_win {
 #define MODEL_NHIST	 48		/* pause histogram buckets */
 #define MODEL_NM_SIZES	 32		/* nonmoving size classes kept */
 #define MODEL_NNMREC	 256		/* nonmoving cycles kept */
+/* An empty cost-centre stack is CCS_MAIN: the RTS leaves MAIN out of every
+ * stack it posts, and names it MAIN on its own (its .hp, its .prof). */
+#define MODEL_MAIN_STACK "MAIN"
 #define MODEL_NMMU	 3		/* MMU windows: 10 ms, 100 ms, 1 s */
 
 /* Live reordering (model_set_reorder): defaults. */

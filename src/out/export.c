@@ -173,7 +173,7 @@ export_folded(const struct model *m, int win, FILE *f)
 	export_stacks_get(m, win, &xs);
 	for (i = 0; i < xs.n; i++) {
 		if (xs.s[i].depth == 0)
-			fputs("(no stack)", f);
+			fputs(MODEL_MAIN_STACK, f);
 		for (k = xs.s[i].depth; k > 0; k--) {
 			export_folded_frame(f, export_cc_name(m,
 			    xs.s[i].ids[k - 1], name, sizeof name));
@@ -286,7 +286,7 @@ export_ss_profile(FILE *f, const struct export_stacks *xs,
 		fputs(first ? "[" : ",[", f);
 		first = 0;
 		if (s->depth == 0)
-			fprintf(f, "%zu", nframes);	/* "(no stack)" */
+			fprintf(f, "%zu", nframes);	/* MODEL_MAIN_STACK */
 		for (k = s->depth; k > 0; k--) {
 			fp = bsearch(&s->ids[k - 1], frames, nframes,
 			    sizeof *frames, export_u32_cmp);
@@ -376,8 +376,8 @@ export_speedscope(const struct model *m, int win, const char *title,
 		fputc('}', f);
 	}
 	if (any_empty)
-		fprintf(f, "%s{\"name\":\"(no stack)\"}", nframes > 0 ? "," :
-		    "");
+		fprintf(f, "%s{\"name\":\"" MODEL_MAIN_STACK "\"}",
+		    nframes > 0 ? "," : "");
 	fputs("]},\"profiles\":[", f);
 	export_ss_profile(f, &xs, frames, nframes, -1, m->prog.tick_ns,
 	    "all capabilities");

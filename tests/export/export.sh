@@ -38,7 +38,7 @@ $EVTOP show $FIX/prof.eventlog | awk '
 	}
 	/, prof sample [0-9]+, cost centre stack/ {
 		s = $0; sub(/.*cost centre stack ?/, "", s)
-		if (s == "") { n["(no stack)"]++; next }
+		if (s == "") { n["MAIN"]++; next }
 		k = split(s, ids, ", "); f = ""
 		for (i = k; i >= 1; i--) f = f (i < k ? ";" : "") name[ids[i]]
 		n[f]++
