@@ -2,6 +2,7 @@
 #   t_export	the census history's bounds, evicted bands, samples by
 #		capability, the key's window, on hand-made events (and the
 #		same under ASan and UBSan)
+#   rtshp.sh	--hp against the .hp the RTS writes in the same run
 #   export.sh	the fixtures' exports against independent counts (`evtop
 #		show`, --batch --json) and their readers: hp2ps, speedscope's
 #		published schema, speedscope itself in headless chromium
@@ -19,6 +20,7 @@ check-export: evtop build/tests/t_export build/san/t_export
 	@build/tests/t_export
 	@echo "ASan/UBSan: $$(build/san/t_export)"
 	tests/export/export.sh
+	tests/export/rtshp.sh ./evtop
 
 CHECKS += check-export
 .PHONY: check-export
