@@ -178,10 +178,10 @@ feed_has_slab(struct feed *f)
 }
 
 /* What a caller asleep waits for, as the reader asleep waits for half the
- * room: woken for each slab, the caller was woken onto the reader's core
- * and the two took turns there, a slab at a time, while the other core
- * idled (the TUI's first pass: 5 900 wake-ups, each a preemption of the
- * reader). */
+ * room.  Woken for each slab, the caller was woken onto the reader's core,
+ * preempting it, and the two took turns there a slab at a time: on ghc-n2
+ * the TUI's first pass slept 5 900 times, now 3 500; --batch switched
+ * 957-2 999 times of its own accord, now 246-1 048. */
 static int
 feed_has_half_filled(struct feed *f)
 {
