@@ -276,7 +276,9 @@ main(int argc, char **argv)
 	static const int	 sizes[][2] = { { 80, 24 }, { 200, 60 } };
 	static const char *const names[] = { "overview", "1 caps", "2 GC",
 	    "3 heap", "4 nonmoving", "5 cost centres", "6 threads",
-	    "7 messages", "8 timeline" };
+	    "7 messages", "8 timeline", "9 raw events" };
+	_Static_assert(sizeof names / sizeof names[0] == VIEW_NPANES + 1,
+	    "a name for the overview and each pane");
 	int			 sz, z;
 
 	/* Unicode glyphs, as in a UTF-8 terminal (wcwidth costs too). */
