@@ -918,17 +918,24 @@ struct reader_fast {
 	/* After a seek, events before (from_time, from_off) are passed
 	 * over: (0, 0) passes none. */
 	uint64_t	 from_time, from_off;
-	int		 guarded;	/* the SIGBUS handler covers the map */
+	int		 guard;		/* its range in reader_guard[] + 1, or 0 */
 };
 
 /*
  * A file that shrinks under the mapping raises SIGBUS on the missing
  * pages: the handler maps zeros there, and the reader stops with an error.
- * One mapping at a time has the handler; a second reader reads by pread
- * (two passes), unless the file is evtop's own (reader_open_own()).
+ * The handler covers READER_GUARDS mappings at once (the replay's, the raw
+ * events pane's, a zoomed timeline's: readers of one file); a reader
+ * beyond reads by pread (two passes), unless the file is evtop's own
+ * (reader_open_own()), which is never cut short under it.  Readers are
+ * opened and freed on one thread; the handler runs on any.
  */
-static const uint8_t	*reader_map_lo, *reader_map_hi;
-static volatile sig_atomic_t reader_shrunk;
+#define READER_GUARDS	4
+static struct {
+	const uint8_t *volatile	lo, *volatile hi;
+	volatile sig_atomic_t	shrunk;
+} reader_guard[READER_GUARDS];
+static int		 reader_nguards;
 static struct sigaction	 reader_old_bus;
 
 static void
@@ -936,9 +943,15 @@ reader_sigbus(int sig, siginfo_t *si, void *ctx)
 {
 	uintptr_t	a = (uintptr_t)si->si_addr;
 	long		pg = sysconf(_SC_PAGESIZE);
+	int		i;
 
 	(void)ctx;
-	if (a < (uintptr_t)reader_map_lo || a >= (uintptr_t)reader_map_hi) {
+	for (i = 0; i < READER_GUARDS; i++)
+		if (reader_guard[i].lo != NULL &&
+		    a >= (uintptr_t)reader_guard[i].lo &&
+		    a < (uintptr_t)reader_guard[i].hi)
+			break;
+	if (i == READER_GUARDS) {
 		/* Not ours: the handler before (a crash handler) has it
 		 * when the fault repeats. */
 		sigaction(sig, &reader_old_bus, NULL);
@@ -948,7 +961,14 @@ reader_sigbus(int sig, siginfo_t *si, void *ctx)
 	if (mmap((void *)a, (size_t)pg, PROT_READ, MAP_PRIVATE | MAP_FIXED |
 	    MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
 		_exit(70);
-	reader_shrunk = 1;
+	reader_guard[i].shrunk = 1;
+}
+
+/* Whether zeros were mapped for some of f's pages (the file shrank). */
+static int
+reader_guard_shrunk(const struct reader_fast *f)
+{
+	return f->guard != 0 && reader_guard[f->guard - 1].shrunk;
 }
 
 /* Let the pages of [from, to) go: they are read again if touched. */
@@ -1012,9 +1032,11 @@ reader_fast_free(struct reader_fast *f, uint64_t size)
 		return;
 	if (f->map != NULL)
 		munmap((void *)f->map, (size_t)size);
-	if (f->guarded) {
-		sigaction(SIGBUS, &reader_old_bus, NULL);
-		reader_map_lo = reader_map_hi = NULL;
+	if (f->guard != 0) {
+		reader_guard[f->guard - 1].lo = NULL;
+		reader_guard[f->guard - 1].hi = NULL;
+		if (--reader_nguards == 0)
+			sigaction(SIGBUS, &reader_old_bus, NULL);
 	}
 	reader_fast_unbufs(f);
 	free(f->tabs);
@@ -1032,24 +1054,35 @@ reader_fast_map(struct reader *m, struct reader_fast *f)
 {
 	struct sigaction	sa;
 	void			*map;
+	int			 i = 0;
 
-	if ((!m->own && reader_map_lo != NULL) || m->size == 0)
+	if (m->size == 0)
 		return -1;
+	if (!m->own) {
+		for (i = 0; i < READER_GUARDS; i++)
+			if (reader_guard[i].lo == NULL)
+				break;
+		if (i == READER_GUARDS)
+			return -1;	/* the two passes */
+	}
 	map = mmap(NULL, (size_t)m->size, PROT_READ, MAP_PRIVATE, m->fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
 	f->map = map;
 	if (m->own)
 		return 0;	/* never cut short under us: no handler */
-	f->guarded = 1;
-	reader_map_lo = f->map;
-	reader_map_hi = f->map + m->size;
-	reader_shrunk = 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = reader_sigbus;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &reader_old_bus);
+	f->guard = i + 1;
+	reader_guard[i].shrunk = 0;
+	/* The end first: a range the handler sees is whole. */
+	reader_guard[i].hi = f->map + m->size;
+	reader_guard[i].lo = f->map;
+	if (reader_nguards++ == 0) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = reader_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, &reader_old_bus);
+	}
 	return 0;
 }
 
@@ -2059,7 +2092,7 @@ reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
 			f->all = 1;
 		}
 	}
-	if (f->guarded && reader_shrunk) {
+	if (reader_guard_shrunk(f)) {
 		/* Some bytes read were the zeros mapped for them. */
 		m->error[0] = '\0';
 		reader_fail(m, "the file shrank while read");
@@ -2404,7 +2437,7 @@ reader_lasting(const struct reader *m)
 int
 reader_shrank(const struct reader *m)
 {
-	return m->fast != NULL && m->fast->guarded && reader_shrunk;
+	return m->fast != NULL && reader_guard_shrunk(m->fast);
 }
 
 /* The header's types, for printing unknown events and the type list. */

@@ -130,7 +130,8 @@ open_or_die(const char *path)
 int
 main(int argc, char **argv)
 {
-	struct reader	*r;
+	struct reader	*r, *rs[5];
+	size_t		 first[5];
 	struct proto_ev	 ev[16];
 	struct tally	 clean, bad, t;
 	struct feed	*f;
@@ -212,6 +213,42 @@ main(int argc, char **argv)
 		    "a file that shrinks: an error, not SIGBUS");
 		reader_free(r);
 	}
+
+	/* 2b. Readers of one file at once (the replay's, the raw events
+	 * pane's, a zoomed timeline's): four map it, the fifth reads by
+	 * pread; one freed, the others still say the file shrank. */
+	spit(path, b, n, "", 0);
+	for (k = 0; k < 5; k++)
+		rs[k] = open_or_die(path);
+	ok(reader_lasting(rs[0]) && reader_lasting(rs[1]) &&
+	    reader_lasting(rs[2]) && reader_lasting(rs[3]),
+	    "four readers of a file at once: each maps it");
+	ok(!reader_lasting(rs[4]), "a fifth: the two passes");
+	reader_free(rs[0]);
+	for (k = 1; k < 5; k++)
+		first[k] = reader_next_n(rs[k], ev, 16);
+	if (truncate(path, 4096) != 0)
+		return 2;
+	for (k = 1; k < 5; k++) {
+		/* (The last reader's: every event, or an error; it may
+		 * hold the small file's bytes already.) */
+		seen = first[k];
+		while ((got = reader_next_n(rs[k], ev, 16)) > 0)
+			seen += got;
+		err = reader_error(rs[k]);
+		snprintf(msg, sizeof msg, "reader %zu of 4 left, the file "
+		    "shrunk: %s (%llu of %llu events)", k, err != NULL ? err :
+		    "no error", (unsigned long long)seen,
+		    (unsigned long long)clean.all);
+		ok(k < 4 ? err != NULL && strstr(err, "shrank") != NULL :
+		    err != NULL || seen == clean.all, msg);
+	}
+	for (k = 1; k < 5; k++)
+		reader_free(rs[k]);
+	spit(path, b, n, "", 0);
+	r = open_or_die(path);
+	ok(reader_lasting(r), "all freed: the next maps it again");
+	reader_free(r);
 
 	/* 3. Cut mid-event, bytes after the end marker, junk before. */
 	spit(path, b, n - 3, "", 0);
