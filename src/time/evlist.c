@@ -14,6 +14,11 @@
  * it reads windows of time that grow as they go back, forwards within each,
  * and takes the last match of the nearest window that has one.  Scrolling
  * between slices moves the reader: the search seeks back to its place.
+ *
+ * A forward search through a file that goes on past its first slice reads
+ * on a thread of its own (feed.c, as --batch does): framing, merging and
+ * decoding there, matching here.  The reader is the feed's until the
+ * search stops, finds, or anything else reads (evl_unfeed()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +74,26 @@ struct evl {
 	struct evl_pos	 found;
 	size_t		 found_off, found_len;
 	uint64_t	 searched;	/* events looked at */
+
+	/* A forward search's feed, and its slab being matched. */
+	struct feed	*fd;
+	const struct proto_ev *fev;
+	size_t		 fn, fi;
+	char		 ferr[256];	/* reader_error() when it began */
+	int		 ferr_any;
 };
+
+/* The reader is ours again (somewhere ahead: the next read seeks). */
+static void
+evl_unfeed(struct evl *e)
+{
+	if (e->fd == NULL)
+		return;
+	feed_free(e->fd);
+	e->fd = NULL;
+	e->fn = e->fi = 0;
+	e->at_ok = 0;
+}
 
 static int
 evl_before(const struct proto_ev *ev, struct evl_pos p)
@@ -111,6 +135,7 @@ evl_file_last(struct evl *e)
 		return e->flast;
 	if (!reader_lasting(e->r))
 		return UINT64_MAX;
+	evl_unfeed(e);
 	e->at_ok = 0;		/* the reader moves */
 	/* An event at lo or later, none at hi or later. */
 	while (hi - lo > 1) {
@@ -142,6 +167,9 @@ evl_file_events(const struct evl *e)
 static const char *
 evl_file_error(const struct evl *e)
 {
+	/* The reader's error is its thread's to write while it feeds. */
+	if (e->fd != NULL)
+		return e->ferr_any ? e->ferr : NULL;
 	return reader_error(e->r);
 }
 
@@ -260,6 +288,7 @@ evl_free(struct evl *e)
 {
 	if (e == NULL)
 		return;
+	evl_unfeed(e);
 	reader_free(e->r);
 	spill_cur_free(e->c);
 	evl_query_free(e->q);
@@ -296,6 +325,7 @@ evl_ready(struct evl *e)
 static int
 evl_seek(struct evl *e, struct evl_pos pos)
 {
+	evl_unfeed(e);		/* whoever reads next, it is not the feed */
 	if (e->at_ok && e->at.time == pos.time && e->at.off == pos.off &&
 	    !e->src->stale(e))
 		return 0;
@@ -323,12 +353,11 @@ evl_rest(struct evl *e)
 
 /* The reader gave these events and nothing after them. */
 static void
-evl_gave(struct evl *e, size_t n)
+evl_gave(struct evl *e, const struct proto_ev *ev, size_t n)
 {
 	e->work += n;
 	if (n > 0)
-		e->at = (struct evl_pos){ e->ev[n - 1].time,
-		    e->ev[n - 1].off + 1 };
+		e->at = (struct evl_pos){ ev[n - 1].time, ev[n - 1].off + 1 };
 }
 
 /* Keep the start of a line for display, cut at a character. */
@@ -359,7 +388,7 @@ evl_read(struct evl *e, struct evl_pos pos, struct evl_line *out, size_t n)
 		    EVL_BATCH);
 		if (got == 0)
 			break;
-		evl_gave(e, got);
+		evl_gave(e, e->ev, got);
 		for (i = 0; i < got; i++, k++) {
 			len = proto_show_event(&e->ev[i], e->dec, e->buf,
 			    EVL_LINE);
@@ -400,7 +429,7 @@ evl_back(struct evl *e, struct evl_pos pos, size_t n, struct evl_pos *first)
 		done = 0;
 		while (!done && (got = e->src->next(e, e->ev,
 		    EVL_BATCH)) > 0) {
-			evl_gave(e, got);
+			evl_gave(e, e->ev, got);
 			for (i = 0; i < got; i++) {
 				if (!evl_before(&e->ev[i], pos)) {
 					done = 1;
@@ -452,6 +481,7 @@ evl_search(struct evl *e, const char *text, struct evl_pos pos, int dir)
 			return -1;
 		}
 	}
+	evl_unfeed(e);
 	e->dir = dir;
 	e->searched = 0;
 	e->whave = 0;
@@ -479,38 +509,78 @@ evl_end(struct evl *e)
 	e->state = EVL_NOT_FOUND;
 }
 
-/* One slice forwards; 1 when the search ended. */
+/* The reader to a feed, from where it is (the search's next event). */
+static void
+evl_feed(struct evl *e)
+{
+	const char	*err = reader_error(e->r);
+
+	e->ferr_any = err != NULL;
+	if (err != NULL)
+		snprintf(e->ferr, sizeof e->ferr, "%s", err);
+	e->fn = e->fi = 0;
+	e->fd = feed_new(e->r, 1);	/* (NULL: read here) */
+}
+
+/* A forward search's next events: from the feed once the search has gone
+ * past a slice in a file whose events last, else from the source. */
+static size_t
+evl_take(struct evl *e, const struct proto_ev **ev)
+{
+	size_t	n;
+
+	if (e->fd == NULL && e->r != NULL && e->searched > 0 &&
+	    reader_lasting(e->r))
+		evl_feed(e);
+	if (e->fd == NULL) {
+		*ev = e->ev;
+		return e->src->next(e, e->ev, EVL_BATCH);
+	}
+	if (e->fi == e->fn) {
+		e->fi = 0;
+		if ((e->fn = feed_next(e->fd, &e->fev)) == 0)
+			return 0;
+	}
+	n = e->fn - e->fi < EVL_BATCH ? e->fn - e->fi : EVL_BATCH;
+	*ev = e->fev + e->fi;
+	e->fi += n;
+	return n;
+}
+
+/* One slice forwards; 1 when the search ended (the feed, if any, gone). */
 static int
 evl_step_fwd(struct evl *e, uint64_t budget)
 {
+	const struct proto_ev *ev;
 	uint64_t	done = 0;
 	size_t		got, i, at;
 	long		len;
 
 	while (done < budget) {
-		if ((got = e->src->next(e, e->ev, EVL_BATCH)) == 0) {
+		if ((got = evl_take(e, &ev)) == 0) {
+			evl_unfeed(e);
 			evl_end(e);
 			return 1;
 		}
-		evl_gave(e, got);
+		evl_gave(e, ev, got);
 		for (i = 0; i < got; i++) {
-			if ((len = evl_query_match(e->q, &e->ev[i], e->dec,
+			if ((len = evl_query_match(e->q, &ev[i], e->dec,
 			    e->buf, EVL_LINE, &at)) < 0)
 				continue;
-			e->found = (struct evl_pos){ e->ev[i].time,
-			    e->ev[i].off };
+			e->found = (struct evl_pos){ ev[i].time, ev[i].off };
 			e->found_off = at;
 			e->found_len = strlen(e->qtext);
 			e->searched += i + 1;
 			e->next = (struct evl_pos){ e->found.time,
 			    e->found.off + 1 };
 			e->state = EVL_FOUND;
+			evl_unfeed(e);
 			return 1;
 		}
 		done += got;
 		e->searched += got;
-		e->next = (struct evl_pos){ e->ev[got - 1].time,
-		    e->ev[got - 1].off + 1 };
+		e->next = (struct evl_pos){ ev[got - 1].time,
+		    ev[got - 1].off + 1 };
 	}
 	return 0;
 }
@@ -529,7 +599,7 @@ evl_step_back(struct evl *e, uint64_t budget)
 			end = 1;
 			break;
 		}
-		evl_gave(e, got);
+		evl_gave(e, e->ev, got);
 		for (i = 0; i < got; i++) {
 			if (!evl_before(&e->ev[i], e->hi)) {
 				end = 1;
@@ -577,7 +647,9 @@ evl_step(struct evl *e, uint64_t budget)
 {
 	if (e->state != EVL_RUNNING)
 		return e->state;
-	if (evl_seek(e, e->next) == -1) {
+	/* A feed goes on where the last slice ended, if nothing read since. */
+	if ((e->fd == NULL || e->at.time != e->next.time ||
+	    e->at.off != e->next.off) && evl_seek(e, e->next) == -1) {
 		e->state = EVL_ERROR;
 		return e->state;
 	}
@@ -597,6 +669,7 @@ evl_state(const struct evl *e)
 void
 evl_cancel(struct evl *e)
 {
+	evl_unfeed(e);
 	e->state = EVL_IDLE;
 }
 

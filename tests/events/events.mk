@@ -19,9 +19,17 @@ build/tests/events/t_evlist: tests/events/t_evlist.c tests/events/all.h tests/ta
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(PROTO_SRC) src/read/reader.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
+EVLIST_SRC = $(PROTO_SRC) src/read/reader.c src/read/feed.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
+
+build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(EVLIST_SRC)
 	@mkdir -p $(@D)
 	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
+
+# A forward search past its first slice reads a file on a thread of its
+# own (feed.c): t_evlist under ThreadSanitizer, on the fixtures.
+build/tsan/t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(EVLIST_SRC)
+	@mkdir -p $(@D)
+	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=thread -o $@ $(filter %.c,$^) $(LDLIBS)
 
 # Over a live source's history (t_evlive.c): the fixtures; a 1 MB log
 # for files dropped under a reading cursor; the same with capability 1's
@@ -141,7 +149,11 @@ build/tests/events/t_evlive-2pass: tests/events/t_evlive.c tests/events/all.h te
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DREADER_SINGLE=0 -o $@ $(filter %.c,$^) $(LDLIBS)
 
-check-events-thread: evtop build/tsan/t_evlive build/tests/events/t_evlive-2pass $(EVLIVE_DIR)/late.eventlog
+check-events-thread: evtop build/tsan/t_evlive build/tsan/t_evlist build/tests/events/t_evlive-2pass $(EVLIVE_DIR)/late.eventlog
+	@build/tsan/t_evlist -p 20000 ./evtop $(wildcard tests/fixtures/*.eventlog) \
+	    >build/tests/events/tsan-t_evlist.out 2>&1 || \
+	    { grep -v '^ok' build/tests/events/tsan-t_evlist.out; exit 1; }
+	@echo "TSan, a file's search on a thread: $$(tail -1 build/tests/events/tsan-t_evlist.out)"
 	@build/tsan/t_evlive ./evtop -r $(EVLIVE_DIR)/late.eventlog \
 	    >build/tests/events/tsan-t_evlive.out 2>&1 || \
 	    { grep -v '^ok' build/tests/events/tsan-t_evlive.out; exit 1; }

@@ -232,8 +232,9 @@ check_search(const char *path, struct evl *e, const struct all *a,
 {
 	char		 q[8][EVL_QUERY];
 	struct evl_query *eq;
+	static struct evl_line mid[2];
 	struct evl_pos	 pos, fp;
-	size_t		 nq, k, i, off, len, at, bad = 0, found = 0;
+	size_t		 nq, k, i, off, len, at, bad = 0, found = 0, slices;
 	enum evl_state	 st;
 
 	/* Pieces of real lines. */
@@ -254,8 +255,13 @@ check_search(const char *path, struct evl *e, const struct all *a,
 		i = 0;
 		for (;;) {
 			evl_search(e, q[k], pos, 1);
-			while ((st = evl_step(e, 1000)) == EVL_RUNNING)
-				;
+			/* Lines read between slices (the pane drawing): the
+			 * search, on a thread from its second slice, must
+			 * give the reader back and go on. */
+			for (slices = 0; (st = evl_step(e, 1000)) ==
+			    EVL_RUNNING; slices++)
+				if (slices % 4 == 1)
+					evl_read(e, pos, mid, 2);
 			while (i < a->n && !brute(eq, a, i, &at))
 				i++;
 			if (st != EVL_FOUND) {
