@@ -39,11 +39,24 @@ struct evl_piece {
 	size_t		 len;
 };
 
+/* A stopped thread's reason is one of a few texts, one a status (but for
+ * a black hole's owner, a number after it): a condition on it is worked
+ * out once a status, not once an event. */
+#define EVL_SMEMO	32
+
 struct evl_cond {
 	uint64_t	 qnum;		/* a number's hole: the digits' value */
 	uint8_t		 field, op, any, type;
 	uint8_t		 qoff, qlen;
 	uint8_t		 qlz;		/* the digits start with a 0 */
+	/* EVL_P_STR: by status, 0 not known yet, else EVL_S_* bits. */
+	uint8_t		 smemo[EVL_SMEMO];
+};
+
+enum {
+	EVL_S_KNOWN = 1,	/* the status's text was tried */
+	EVL_S_TRUE = 2,		/* it holds the condition */
+	EVL_S_INFO = 4,		/* with the event's info, a number follows */
 };
 
 struct evl_place {
@@ -376,6 +389,26 @@ evl_vals(const struct proto_ev *ev, uint64_t *v)
 	}
 }
 
+/* A status's reason without a black hole owner's number after it. */
+static size_t
+evl_str_plain(uint16_t status, char *buf)
+{
+	const char	*s;
+	int		 info;
+	size_t		 n;
+
+	s = proto_stop_status(status, &info);
+	if (status == 8)
+		s = "blocked on a black hole";
+	else if (status == 2)
+		s = "stack overflow";
+	n = strlen(s);
+	if (n > 63)
+		n = 63;
+	memcpy(buf, s, n);
+	return n;
+}
+
 /*
  * The text of a %r hole: a stopped thread's reason, as proto/show.c's
  * stop() words it.  Its length; buf holds 64 bytes.
@@ -392,15 +425,7 @@ evl_str(const struct proto_ev *ev, char *buf)
 		n = (size_t)snprintf(buf, 64, "%s%u", s, ev->u.stop.info);
 		return n < 64 ? n : 63;
 	}
-	if (ev->u.stop.status == 8)
-		s = "blocked on a black hole";
-	else if (ev->u.stop.status == 2)
-		s = "stack overflow";
-	n = strlen(s);
-	if (n > 63)
-		n = 63;
-	memcpy(buf, s, n);
-	return n;
+	return evl_str_plain(ev->u.stop.status, buf);
 }
 
 /* A template's pieces from field base on; how many, or -1. */
@@ -511,6 +536,7 @@ evl_push(struct evl_query *q, const struct evl_piece *p, int op, size_t off,
 	c->type = (uint8_t)p->type;
 	c->qoff = (uint8_t)off;
 	c->qlen = (uint8_t)len;
+	memset(c->smemo, 0, sizeof c->smemo);
 }
 
 /* The placement on the stack is one more way to match. */
@@ -789,13 +815,42 @@ evl_cond_true(const struct evl_query *q, const struct evl_cond *c,
 	}
 }
 
+/*
+ * Does the stopped thread's reason hold condition c: 1 or 0, from c's
+ * memo for its status, or -1 where the text has a number (a black hole's
+ * owner) or the status is past the memo.
+ */
+static int
+evl_str_memo(const struct evl_query *q, struct evl_cond *c,
+    const struct proto_ev *ev)
+{
+	char		 buf[64];
+	uint16_t	 st = ev->u.stop.status;
+	uint8_t		*m;
+	int		 info;
+
+	if (st >= EVL_SMEMO)
+		return -1;
+	m = &c->smemo[st];
+	if (*m == 0) {
+		(void)proto_stop_status(st, &info);
+		*m = EVL_S_KNOWN | (info ? EVL_S_INFO : 0);
+		if (evl_cond_true(q, c, buf, evl_str_plain(st, buf)))
+			*m |= EVL_S_TRUE;
+	}
+	if ((*m & EVL_S_INFO) && ev->u.stop.has_info)
+		return -1;
+	return (*m & EVL_S_TRUE) != 0;
+}
+
 /* Could the event's line hold the query?  Never 0 when it does. */
 int
 evl_query_candidate(struct evl_query *q, const struct proto_ev *ev)
 {
 	const struct evl_plan	*pl;
 	const struct evl_place	*pa;
-	const struct evl_cond	*c;
+	struct evl_cond		*c;
+	int			 r;
 	uint64_t		 v[EVL_NFIELD];
 	char			 num[EVL_NFIELD][64];
 	uint8_t			 nlen[EVL_NFIELD];
@@ -816,6 +871,12 @@ evl_query_candidate(struct evl_query *q, const struct proto_ev *ev)
 				continue;	/* text: the line will tell */
 			if (c->type == EVL_P_NUM && c->qlen <= 19) {
 				if (!evl_num_true(c, v[c->field]))
+					break;
+				continue;
+			}
+			if (c->type == EVL_P_STR &&
+			    (r = evl_str_memo(q, c, ev)) >= 0) {
+				if (!r)
 					break;
 				continue;
 			}
