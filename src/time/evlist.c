@@ -647,9 +647,9 @@ evl_step(struct evl *e, uint64_t budget)
 {
 	if (e->state != EVL_RUNNING)
 		return e->state;
-	/* A feed goes on where the last slice ended, if nothing read since. */
-	if ((e->fd == NULL || e->at.time != e->next.time ||
-	    e->at.off != e->next.off) && evl_seek(e, e->next) == -1) {
+	/* A feed goes on where the last slice ended: anything that read
+	 * since took the reader back (evl_seek()). */
+	if (e->fd == NULL && evl_seek(e, e->next) == -1) {
 		e->state = EVL_ERROR;
 		return e->state;
 	}
