@@ -79,8 +79,7 @@ struct evl {
 	struct feed	*fd;
 	const struct proto_ev *fev;
 	size_t		 fn, fi;
-	char		 ferr[256];	/* reader_error() when it began */
-	int		 ferr_any;
+	char		 ferr[256];	/* reader_error() when it began, or "" */
 };
 
 /* The reader is ours again (somewhere ahead: the next read seeks). */
@@ -169,7 +168,7 @@ evl_file_error(const struct evl *e)
 {
 	/* The reader's error is its thread's to write while it feeds. */
 	if (e->fd != NULL)
-		return e->ferr_any ? e->ferr : NULL;
+		return e->ferr[0] != '\0' ? e->ferr : NULL;
 	return reader_error(e->r);
 }
 
@@ -515,10 +514,7 @@ evl_feed(struct evl *e)
 {
 	const char	*err = reader_error(e->r);
 
-	e->ferr_any = err != NULL;
-	if (err != NULL)
-		snprintf(e->ferr, sizeof e->ferr, "%s", err);
-	e->fn = e->fi = 0;
+	snprintf(e->ferr, sizeof e->ferr, "%s", err != NULL ? err : "");
 	e->fd = feed_new(e->r, 1);	/* (NULL: read here) */
 }
 
