@@ -566,6 +566,8 @@ void		 model_thread_run(struct model *, struct mcap *,
 		     const struct proto_ev *);
 void		 model_thread_stop(struct model *, struct mcap *,
 		     const struct proto_ev *);
+void		 model_thread_wakeup(struct model *, struct mcap *,
+		     const struct proto_ev *);
 
 /* model-gc.c */
 void		 model_gc_init(struct model *);

@@ -291,8 +291,8 @@ stop_state(uint16_t status)
 	}
 }
 
-/* RUN_THREAD and STOP_THREAD, the most frequent, have entries of their
- * own. */
+/* RUN_THREAD, STOP_THREAD and THREAD_WAKEUP, the most frequent, have
+ * entries of their own (see apply_one()). */
 void
 model_thread_run(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
@@ -336,6 +336,18 @@ model_thread_stop(struct model *m, struct mcap *c, const struct proto_ev *ev)
 }
 
 void
+model_thread_wakeup(struct model *m, struct mcap *c, const struct proto_ev *ev)
+{
+	struct mthr	*t;
+
+	t = thr_get(m, ev->u.migrate.thread);
+	t->pub.wakeups++;
+	m->threads.wakeups++;
+	if (t->pub.state == MODEL_T_BLOCKED)
+		set_state(m, t, MODEL_T_RUNNABLE, 0);
+}
+
+void
 model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct mthr		*t;
@@ -369,13 +381,6 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		t->pub.migrations++;
 		m->threads.migrations++;
 		t->pub.cap = ev->u.migrate.cap;
-		break;
-	case PROTO_THREAD_WAKEUP:
-		t = thr_get(m, ev->u.migrate.thread);
-		t->pub.wakeups++;
-		m->threads.wakeups++;
-		if (t->pub.state == MODEL_T_BLOCKED)
-			set_state(m, t, MODEL_T_RUNNABLE, 0);
 		break;
 	case PROTO_THREAD_LABEL:
 		t = thr_get(m, ev->u.label.thread);

@@ -418,13 +418,26 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 		c = model_cap_get(m, ev->cap);	/* counts it, gives NULL */
 	else
 		c = NULL;
-	switch (ev->kind) {
-	case PROTO_RUN_THREAD:
+	/*
+	 * The most frequent kinds by branches of their own: the switch's
+	 * one indirect jump, which every kind shares, was mispredicted at
+	 * most events of a busy program (the kinds of two capabilities'
+	 * streams merged come in no order); each branch here learns its
+	 * own.  (2-3% of `--batch`'s CPU on ghc-n2.)
+	 */
+	if (ev->kind == PROTO_RUN_THREAD) {
 		model_thread_run(m, c, ev);
-		break;
-	case PROTO_STOP_THREAD:
+		return;
+	}
+	if (ev->kind == PROTO_STOP_THREAD) {
 		model_thread_stop(m, c, ev);
-		break;
+		return;
+	}
+	if (ev->kind == PROTO_THREAD_WAKEUP) {
+		model_thread_wakeup(m, c, ev);
+		return;
+	}
+	switch (ev->kind) {
 	case PROTO_GC_START:
 		model_gc_start(m, c, t);
 		break;
@@ -448,7 +461,6 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 	case PROTO_CREATE_THREAD:
 	case PROTO_THREAD_RUNNABLE:
 	case PROTO_MIGRATE_THREAD:
-	case PROTO_THREAD_WAKEUP:
 	case PROTO_THREAD_LABEL:
 	case PROTO_CREATE_SPARK_THREAD:
 		model_threads_event(m, c, ev);
