@@ -5,8 +5,8 @@
  * (feed_new(r, 1), what both ask), or on the caller's.
  *
  * The thread splits a replay in two with nothing shared but finished
- * events: framing, merging and decoding (about 106 instructions an event
- * on the GHC logs) on one core; the model and its output (about 123) on
+ * events: framing, merging and decoding (about 131 instructions an event
+ * on the GHC logs) on one core; the model and its output (about 114) on
  * the other.  Slabs of 2048 events (360 KB) make the hand-offs few
  * (14,700 on ghc-n2), so a side that finds nothing polls only briefly,
  * then sleeps: polling long (16,384 times) with 256-event slabs, a side
