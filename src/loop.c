@@ -1234,6 +1234,30 @@ loop_poll_fds(struct loop *l, int source, struct pollfd *pfd, int n,
 	return loop_serve_fds(l, pfd, n);
 }
 
+/*
+ * Poll pfd[0..n) (the signals' pipe first) and what loop_poll_fds() adds,
+ * then read the signals: -1 if poll failed (errno says why), an interrupted
+ * poll counting as nothing ready.  *now: the time after.
+ */
+static int
+loop_wait(struct loop *l, int source, int sig, struct pollfd *pfd, int n,
+    int *srci, int timeout, uint64_t *now)
+{
+	int	i;
+
+	n = loop_poll_fds(l, source, pfd, n, srci, &timeout, *now);
+	if (poll(pfd, (nfds_t)n, timeout) < 0) {
+		if (errno != EINTR)
+			return -1;
+		for (i = 0; i < n; i++)
+			pfd[i].revents = 0;
+	}
+	*now = source_now();
+	if (pfd[0].revents & POLLIN)
+		loop_read_signals(l, sig);
+	return 0;
+}
+
 int
 loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 {
@@ -1242,7 +1266,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	struct evtop_cmd cmd;
 	enum ui_action	 a;
 	char		*cause = NULL;
-	int		 sig[2] = { -1, -1 }, timeout, n, i, srci, rc = 0;
+	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
 	uint64_t	 now;
 
 	if (loop_init(&l, opts, &cause) != 0) {
@@ -1296,20 +1320,12 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		pfd[n++].events = POLLIN;
 		pfd[n].fd = ui->fd(l.ui);
 		pfd[n++].events = POLLIN;
-		n = loop_poll_fds(&l, 1, pfd, n, &srci, &timeout, now);
-		if (poll(pfd, (nfds_t)n, timeout) < 0) {
-			if (errno != EINTR) {
-				source_cause(&cause, "poll: %s",
-				    strerror(errno));
-				rc = 1;
-				break;
-			}
-			for (i = 0; i < n; i++)
-				pfd[i].revents = 0;
+		if (loop_wait(&l, 1, sig[0], pfd, n, &srci, timeout,
+		    &now) != 0) {
+			source_cause(&cause, "poll: %s", strerror(errno));
+			rc = 1;
+			break;
 		}
-		now = source_now();
-		if (pfd[0].revents & POLLIN)
-			loop_read_signals(&l, sig[0]);
 		while ((a = (enum ui_action)ui->input(l.ui, (pfd[1].revents & (POLLIN|POLLHUP|
 		    POLLERR)) != 0, &cmd)) != UI_NONE) {
 			loop_action(&l, a, &cmd, now);
@@ -1427,7 +1443,7 @@ loop_batch(const struct evtop_opts *opts)
 	struct loop	 l;
 	struct pollfd	 pfd[LOOP_NFDS];
 	char		*cause = NULL;
-	int		 sig[2] = { -1, -1 }, timeout, n, i, srci, rc = 0;
+	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
 	int		 ended = 0;
 	uint64_t	 now, period, next_out, drain_by = 0;
 
@@ -1456,20 +1472,12 @@ loop_batch(const struct evtop_opts *opts)
 		n = 0;
 		pfd[n].fd = sig[0];
 		pfd[n++].events = POLLIN;
-		n = loop_poll_fds(&l, !ended, pfd, n, &srci, &timeout, now);
-		if (poll(pfd, (nfds_t)n, timeout) < 0) {
-			if (errno != EINTR) {
-				fprintf(stderr, "evtop: poll: %s\n",
-				    strerror(errno));
-				rc = 1;
-				break;
-			}
-			for (i = 0; i < n; i++)
-				pfd[i].revents = 0;
+		if (loop_wait(&l, !ended, sig[0], pfd, n, &srci, timeout,
+		    &now) != 0) {
+			fprintf(stderr, "evtop: poll: %s\n", strerror(errno));
+			rc = 1;
+			break;
 		}
-		now = source_now();
-		if (pfd[0].revents & POLLIN)
-			loop_read_signals(&l, sig[0]);
 		if (l.quit)
 			break;
 		if (ended)
