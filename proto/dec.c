@@ -904,16 +904,14 @@ fields(struct proto_ev *ev)
 
 	/*
 	 * A thread's id, then maybe a 16-bit field and a 32-bit one: most
-	 * events of a busy program.  Read alike whatever the kind, each
-	 * field from its place or from zeros (selected, not branched on:
-	 * the kinds come in no order a predictor learns, and the switch
-	 * below cost a mispredicted branch every other event).
+	 * events of a busy program.  Read alike whatever the kind, a field
+	 * the event lacks read from the id's bytes and masked off, not
+	 * branched on: the kinds come in no order a predictor learns, and
+	 * the switch below cost a mispredicted branch every other event.
 	 */
 	if (k < 16 && dec_thread_min[k] != 0) {
 		if (len < dec_thread_min[k])
 			return SHORT;
-		/* A field not there is read from the id's bytes, then
-		 * masked off. */
 		f16 = len >= 6;
 		info = len >= 10;
 		ev->u.stop.thread = be32(p);
