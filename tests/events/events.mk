@@ -12,24 +12,21 @@ EVENTS_CUT := build/tests/events/ipe-cut.eventlog
 $(EVENTS_CUT): tests/fixtures/ghc96-ipe-hT.eventlog
 	@mkdir -p $(@D)
 	head -c 20000 $< >$@
-EVENTS_SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
-EVENTS_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-
 build/tests/events/t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 EVLIST_SRC = $(PROTO_SRC) src/read/reader.c src/read/feed.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
 
-build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(EVLIST_SRC)
+build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(call asan_obj,$(EVLIST_SRC))
 	@mkdir -p $(@D)
-	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # A forward search past its first slice reads a file on a thread of its
 # own (feed.c): t_evlist under ThreadSanitizer, on the fixtures.
-build/tsan/t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(EVLIST_SRC)
+build/tsan/t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(call tsan_obj,$(EVLIST_SRC))
 	@mkdir -p $(@D)
-	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=thread -o $@ $(filter %.c,$^) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(TSAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Over a live source's history (t_evlive.c): the fixtures; a 1 MB log
 # for files dropped under a reading cursor; the same with capability 1's
@@ -44,9 +41,9 @@ build/tests/events/t_evlive: tests/events/t_evlive.c tests/events/all.h tests/ta
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-build/tests/events/san-t_evlive: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
+build/tests/events/san-t_evlive: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(ASAN_CORE)
 	@mkdir -p $(@D)
-	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 $(EVLIVE_DIR)/long.eventlog: build/bench/mklog tests/fixtures/gc.eventlog
 	@mkdir -p $(@D)
@@ -74,7 +71,7 @@ build/tests/events/t_pane_events: tests/events/t_pane_events.c tests/tap.h tests
 
 build/tests/events/san-t_pane_events: tests/events/t_pane_events.c tests/tap.h tests/ui/uitest.h build/tests/ui/san/libuicore.a ui/ui.h
 	@mkdir -p $(@D)
-	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g $(EVENTS_SAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
 # Failures show in full; the last line is the summary.
 check-events: evtop build/tests/events/t_evlist build/tests/events/t_pane_events build/tests/events/t_evlive $(EVLIVE_LOGS) $(EVENTS_CUT)
@@ -141,9 +138,9 @@ BENCHES	+= bench-events
 # reads: t_evlive -r under ThreadSanitizer; and with readers whose events
 # do not last (the two passes only), where the thread stops before the
 # first file and the rest is read on the main thread.
-build/tsan/t_evlive: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
+build/tsan/t_evlive: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(TSAN_CORE)
 	@mkdir -p $(@D)
-	$(EVENTS_SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=thread -o $@ $(filter %.c,$^) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(TSAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 build/tests/events/t_evlive-2pass: tests/events/t_evlive.c tests/events/all.h tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
 	@mkdir -p $(@D)

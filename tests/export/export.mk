@@ -12,9 +12,9 @@ build/tests/t_export: tests/export/t_export.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-build/san/t_export: tests/export/t_export.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h src/evtop.h
+build/san/t_export: tests/export/t_export.c $(ASAN_CORE)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/export/t_export.c $(MODEL_SAN_SRC) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $^ $(LDLIBS)
 
 check-export: evtop build/tests/t_export build/san/t_export
 	@build/tests/t_export

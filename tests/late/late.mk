@@ -28,12 +28,9 @@ check-late: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mkl
 	    build/tests/sources/fakeprod build/bench/mklog $(LATE_CORPUS); fi
 
 # The whole of evtop under the sanitizers, for the live paths.
-LATE_SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
-$(LATE_DIR)/san-evtop: $(PROTO_SRC) $(SRC_SRC) $(UI_SRC)
+$(LATE_DIR)/san-evtop: $(call asan_obj,$(PROTO_SRC) $(SRC_SRC) $(UI_SRC))
 	@mkdir -p $(@D)
-	$(LATE_SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=address,undefined \
-	    -fno-sanitize-recover=all -fno-omit-frame-pointer $(UI_CFLAGS) \
-	    -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 -o $@ $^ $(UI_LIBS) $(LDLIBS)
+	$(SAN_CC) $(ASAN) -o $@ $^ $(UI_LIBS) $(LDLIBS)
 
 check-late-san: $(LATE_DIR)/san-evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog
 	@if ! command -v python3 >/dev/null 2>&1; then \

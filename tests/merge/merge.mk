@@ -4,7 +4,7 @@
 # 7 events (so that the ring wraps often), the same again, under ASan and
 # UBSan, and under TSan; reader_seek() goes on with exactly the events
 # after (tests/merge/merge.sh).  t_faults: damaged and shrinking files.
-MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -O1 -g $(MODEL_SAN)
+MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -O1 -g $(ASAN)
 MERGE_T_PROTO := $(PROTO_SRC:proto/%.c=build/merge/proto/%.o)
 # name: the READER_* settings of each build of t_merge.
 MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \

@@ -2,9 +2,6 @@
 # UBSan, and a throughput benchmark of merge + model.
 CORPUS	?= ../shared/conformance/ghc-events
 MODEL_FILES = $(wildcard tests/fixtures/*.eventlog) $(wildcard $(CORPUS)/*.eventlog)
-SAN_CC	?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
-MODEL_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-MODEL_SAN_SRC := $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC))
 
 build/tests/t_model: tests/model/t_model.c $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -22,17 +19,17 @@ build/tests/bench_model: tests/model/bench_model.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-build/san/t_model: tests/model/t_model.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
+build/san/t_model: tests/model/t_model.c $(ASAN_CORE)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -DT_MODEL_SAN -O1 -g $(MODEL_SAN) -o $@ tests/model/t_model.c $(MODEL_SAN_SRC) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -DT_MODEL_SAN -O1 -g $(ASAN) -o $@ $^ $(LDLIBS)
 
-build/san/t_outbuf: tests/model/t_outbuf.c src/model/outbuf.c src/model/model.h src/model/model-priv.h
+build/san/t_outbuf: tests/model/t_outbuf.c build/asan-o/src/model/outbuf.o
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/t_outbuf.c src/model/outbuf.c $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $^ $(LDLIBS)
 
-build/san/batch_driver: tests/model/batch_driver.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
+build/san/batch_driver: tests/model/batch_driver.c $(ASAN_CORE)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/model/batch_driver.c $(MODEL_SAN_SRC) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $^ $(LDLIBS)
 
 check-model: build/tests/t_model
 	@echo "build/tests/t_model (fixtures and corpus)"; build/tests/t_model $(MODEL_FILES)

@@ -1,9 +1,9 @@
 # The fast paths against the simple ones they stand for (the merge's are in
 # tests/merge): GC windows summed by slot and second, checked against
 # counting the records kept at every query, under ASan and UBSan.
-build/perf/t_gcwin: tests/perf/t_gcwin.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
+build/perf/t_gcwin: tests/perf/t_gcwin.c $(CORE_SRC) src/model/model.h src/model/model-priv.h
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -DMODEL_GC_CHECK -O1 -g $(MODEL_SAN) -o $@ tests/perf/t_gcwin.c $(MODEL_SAN_SRC) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -DMODEL_GC_CHECK -O1 -g $(ASAN) -o $@ tests/perf/t_gcwin.c $(CORE_SRC) $(LDLIBS)
 
 check-gcwin: build/perf/t_gcwin build/merge/mksynth
 	@mkdir -p build/perf/synth

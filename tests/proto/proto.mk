@@ -2,8 +2,6 @@
 # rare.sh: what no recorded log contains), and the same under ASan and UBSan.
 CORPUS	?= ../shared/conformance/ghc-events
 SPLIT_FILES = $(wildcard $(CORPUS)/*.eventlog) $(wildcard tests/fixtures/*.eventlog)
-SAN_CC	?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
-SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 build/tests/t_vectors: tests/proto/t_vectors.c $(PROTO_OBJ)
 	@mkdir -p $(@D)
@@ -13,20 +11,20 @@ build/tests/t_split: tests/proto/t_split.c $(PROTO_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-build/san/t_vectors: tests/proto/t_vectors.c $(PROTO_SRC)
+build/san/t_vectors: tests/proto/t_vectors.c $(call asan_obj,$(PROTO_SRC))
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g $(SAN) -o $@ $^ $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $^ $(LDLIBS)
 
-build/san/t_split: tests/proto/t_split.c $(PROTO_SRC)
+build/san/t_split: tests/proto/t_split.c $(call asan_obj,$(PROTO_SRC))
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g $(SAN) -o $@ $^ $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $^ $(LDLIBS)
 
 # evtop show with a merge fan-in of 2, 16 segments and a lookahead of 2:
 # every file goes through spill files
 # and several levels of merging.
 build/san/evtop-fan2: $(PROTO_SRC) $(SRC_SRC) $(UI_SRC)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -DMERGE_FAN=2 -DMERGE_SEGS=16 -DMERGE_LOOK=2 -O1 -g $(SAN) $(UI_CFLAGS) -o $@ $^ $(UI_LIBS) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -DMERGE_FAN=2 -DMERGE_SEGS=16 -DMERGE_LOOK=2 -O1 -g $(ASAN) $(UI_CFLAGS) -o $@ $^ $(UI_LIBS) $(LDLIBS)
 
 check-proto: evtop build/tests/t_vectors build/tests/t_split
 	build/tests/t_vectors

@@ -4,14 +4,14 @@ build/tests/t_travel: tests/time/t_travel.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-build/san/t_travel: tests/time/t_travel.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
+build/san/t_travel: tests/time/t_travel.c $(ASAN_CORE)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g $(MODEL_SAN) -o $@ tests/time/t_travel.c $(MODEL_SAN_SRC) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $^ $(LDLIBS)
 
 # The first pass's reader thread (feed.c) under ThreadSanitizer.
-build/tsan/t_travel: tests/time/t_travel.c $(MODEL_SAN_SRC) src/model/model.h src/model/model-priv.h
+build/tsan/t_travel: tests/time/t_travel.c $(TSAN_CORE)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -O1 -g -fsanitize=thread -o $@ tests/time/t_travel.c $(MODEL_SAN_SRC) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(TSAN) -o $@ $^ $(LDLIBS)
 
 build/tests/t_when: tests/time/t_when.c $(CORE_OBJ)
 	@mkdir -p $(@D)

@@ -7,12 +7,9 @@ build/tests/timeline/t_tl: tests/timeline/t_tl.c tests/tap.h $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-TL_SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
-TL_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-
-build/tests/timeline/san-t_tl: tests/timeline/t_tl.c tests/tap.h $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC)) $(wildcard src/*.h src/*/*.h)
+build/tests/timeline/san-t_tl: tests/timeline/t_tl.c tests/tap.h $(ASAN_CORE)
 	@mkdir -p $(@D)
-	$(TL_SAN_CC) $(CPPFLAGS) -O1 -g $(TL_SAN) -o $@ tests/timeline/t_tl.c $(PROTO_SRC) $(filter-out src/evtop.c,$(SRC_SRC)) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 check-timeline: build/tests/timeline/t_tl
 	@build/tests/timeline/t_tl tests/fixtures $(TL_CORPUS) \

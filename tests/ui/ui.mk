@@ -37,31 +37,21 @@ check-ui: build/tests/ui/test-lines build/tests/ui/test-panes
 	@tail -1 build/tests/ui/test-panes.out
 
 # The same tests under ASan and UBSan, built from the sources.
-UI_SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
-UI_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-UI_SAN_FLAGS = $(CPPFLAGS:-I%=-I$(CURDIR)/%) -O1 -g $(UI_SAN)
-UI_SAN_SRC := $(filter-out ui/ui.c,$(UI_SRC)) $(PROTO_SRC) \
-	$(filter-out src/evtop.c,$(SRC_SRC))
+UI_SAN_SRC := $(filter-out ui/ui.c,$(UI_SRC)) $(CORE_SRC)
 
 # An archive again, so that the loop's calls into ui.c stay unresolved.
-build/tests/ui/san/libuicore.a: $(UI_SAN_SRC) $(wildcard src/*.h src/*/*.h proto/*.h) ui/ui.h
-	@rm -rf $(@D) && mkdir -p $(@D)/ui $(@D)/proto $(@D)/src
-	cd $(@D)/ui && $(UI_SAN_CC) $(UI_SAN_FLAGS) \
-	    -c $(addprefix $(CURDIR)/,$(filter ui/%,$(UI_SAN_SRC)))
-	cd $(@D)/proto && $(UI_SAN_CC) $(UI_SAN_FLAGS) \
-	    -c $(addprefix $(CURDIR)/,$(filter proto/%,$(UI_SAN_SRC)))
-	cd $(@D)/src && $(UI_SAN_CC) $(UI_SAN_FLAGS) \
-	    -c $(addprefix $(CURDIR)/,$(filter src/%,$(UI_SAN_SRC)))
+build/tests/ui/san/libuicore.a: $(call asan_obj,$(UI_SAN_SRC))
+	@mkdir -p $(@D)
 	rm -f $@
-	$(AR) qcs $@ $(@D)/*/*.o
+	$(AR) qcs $@ $^
 
 build/tests/ui/san-test-panes: tests/ui/test-panes.c tests/tap.h tests/ui/uitest.h build/tests/ui/san/libuicore.a ui/ui.h
 	@mkdir -p $(@D)
-	$(UI_SAN_CC) $(CPPFLAGS) -O1 -g $(UI_SAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
-build/tests/ui/san-test-lines: tests/ui/test-lines.c tests/tap.h $(filter ui/lines.c ui/fmt.c ui/keys.c ui/layout.c,$(UI_SRC)) $(PROTO_SRC) ui/ui.h
+build/tests/ui/san-test-lines: tests/ui/test-lines.c tests/tap.h $(call asan_obj,$(filter ui/lines.c ui/fmt.c ui/keys.c ui/layout.c,$(UI_SRC)) $(PROTO_SRC))
 	@mkdir -p $(@D)
-	$(UI_SAN_CC) $(CPPFLAGS) -O1 -g $(UI_SAN) -o $@ $(filter %.c,$^) $(LDLIBS)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 check-ui-san: build/tests/ui/san-test-lines build/tests/ui/san-test-panes
 	@build/tests/ui/san-test-lines >build/tests/ui/san-test-lines.out || \
