@@ -5,7 +5,7 @@
 # UBSan, and under TSan; reader_seek() goes on with exactly the events
 # after (tests/merge/merge.sh).  t_faults: damaged and shrinking files.
 MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -O1 -g $(ASAN)
-MERGE_T_PROTO := $(PROTO_SRC:proto/%.c=build/merge/proto/%.o)
+MERGE_T_PROTO := $(call asan_obj,$(PROTO_SRC))
 # name: the READER_* settings of each build of t_merge.
 MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
 	t_merge-2pass:-DREADER_SINGLE=0 \
@@ -27,10 +27,6 @@ MERGE_T_VARIANTS := t_merge:-DMERGE_T_DEFAULT \
 	t_seek-half:-DT_MERGE_SEEK,-DREADER_SPLIT=1,-DREADER_BATCH=3,-DREADER_GROUP=2
 MERGE_T_BINS := $(foreach v,$(MERGE_T_VARIANTS),build/merge/$(firstword $(subst :, ,$(v))))
 
-build/merge/proto/%.o: proto/%.c proto/proto.h
-	@mkdir -p $(@D)
-	$(MERGE_T_CC) -c -o $@ $<
-
 build/merge/mksynth: tests/merge/mksynth.c tests/merge/rnd.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
@@ -46,10 +42,10 @@ build/merge/t_faults: tests/merge/t_faults.c src/read/reader.c src/read/feed.c s
 
 # feed.c under ThreadSanitizer, with slabs of 7 events, and every file's
 # scan in two halves.
-build/merge/t_feed-tsan: tests/merge/t_merge.c src/read/reader.c src/read/feed.c src/evtop.h $(PROTO_SRC) proto/proto.h
+build/merge/t_feed-tsan: tests/merge/t_merge.c src/read/reader.c src/read/feed.c src/evtop.h $(call tsan_obj,$(PROTO_SRC))
 	$(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -DT_MERGE_FEED -DFEED_N=7 -DREADER_SPLIT=1 -O1 -g \
-	    -fsanitize=thread -o $@ tests/merge/t_merge.c src/read/reader.c \
-	    src/read/feed.c $(PROTO_SRC) $(LDLIBS)
+	    $(TSAN) -o $@ tests/merge/t_merge.c src/read/reader.c \
+	    src/read/feed.c $(call tsan_obj,$(PROTO_SRC)) $(LDLIBS)
 
 # The check across the cut of a scan in halves, by brute force on random
 # streams (reader.c included for its static functions), with groups of 16
