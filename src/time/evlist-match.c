@@ -389,15 +389,13 @@ evl_vals(const struct proto_ev *ev, uint64_t *v)
 	}
 }
 
-/* A status's reason without a black hole owner's number after it. */
+/* A status's reason without a black hole owner's number after it; s:
+ * proto_stop_status()'s text for it. */
 static size_t
-evl_str_plain(uint16_t status, char *buf)
+evl_str_plain(uint16_t status, const char *s, char *buf)
 {
-	const char	*s;
-	int		 info;
 	size_t		 n;
 
-	s = proto_stop_status(status, &info);
 	if (status == 8)
 		s = "blocked on a black hole";
 	else if (status == 2)
@@ -425,7 +423,7 @@ evl_str(const struct proto_ev *ev, char *buf)
 		n = (size_t)snprintf(buf, 64, "%s%u", s, ev->u.stop.info);
 		return n < 64 ? n : 63;
 	}
-	return evl_str_plain(ev->u.stop.status, buf);
+	return evl_str_plain(ev->u.stop.status, s, buf);
 }
 
 /* A template's pieces from field base on; how many, or -1. */
@@ -825,6 +823,7 @@ evl_str_memo(const struct evl_query *q, struct evl_cond *c,
     const struct proto_ev *ev)
 {
 	char		 buf[64];
+	const char	*s;
 	uint16_t	 st = ev->u.stop.status;
 	uint8_t		*m;
 	int		 info;
@@ -833,9 +832,9 @@ evl_str_memo(const struct evl_query *q, struct evl_cond *c,
 		return -1;
 	m = &c->smemo[st];
 	if (*m == 0) {
-		(void)proto_stop_status(st, &info);
+		s = proto_stop_status(st, &info);
 		*m = EVL_S_KNOWN | (info ? EVL_S_INFO : 0);
-		if (evl_cond_true(q, c, buf, evl_str_plain(st, buf)))
+		if (evl_cond_true(q, c, buf, evl_str_plain(st, s, buf)))
 			*m |= EVL_S_TRUE;
 	}
 	if ((*m & EVL_S_INFO) && ev->u.stop.has_info)
