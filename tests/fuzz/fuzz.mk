@@ -1,4 +1,4 @@
-# libFuzzer over the decoder, and over reader.c (fuzz_reader).  `make fuzz` runs FUZZ_SECONDS; `make check`
+# libFuzzer over the decoder, and over reader.c's module (fuzz_reader).  `make fuzz` runs FUZZ_SECONDS; `make check`
 # replays the seeds and fuzzes briefly (FUZZ_CHECK_SECONDS).
 FUZZ_SECONDS ?= 120
 FUZZ_CHECK_SECONDS ?= 10
@@ -8,9 +8,9 @@ build/fuzz/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^
 
-build/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c src/read/reader.c $(PROTO_SRC)
+build/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(READER_SRC) $(READER_HDR) $(PROTO_SRC)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(filter %.c,$^)
 
 # Whole files for fuzz_reader, but for the largest.
 build/fuzz/seeds-reader.stamp: $(FUZZ_SEEDS)

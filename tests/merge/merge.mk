@@ -31,27 +31,27 @@ build/merge/mksynth: tests/merge/mksynth.c tests/merge/rnd.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
-$(MERGE_T_BINS): build/merge/%: tests/merge/t_merge.c src/read/reader.c src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
+$(MERGE_T_BINS): build/merge/%: tests/merge/t_merge.c $(READER_SRC) $(READER_HDR) src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
 	$(MERGE_T_CC) $(subst $(COMMA), ,$(lastword $(subst :, ,$(filter $*:%,$(MERGE_T_VARIANTS))))) \
-	    -o $@ tests/merge/t_merge.c src/read/reader.c src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
+	    -o $@ tests/merge/t_merge.c $(READER_SRC) src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
 
 COMMA := ,
 
-build/merge/t_faults: tests/merge/t_faults.c src/read/reader.c src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
-	$(MERGE_T_CC) -o $@ tests/merge/t_faults.c src/read/reader.c src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
+build/merge/t_faults: tests/merge/t_faults.c $(READER_SRC) $(READER_HDR) src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
+	$(MERGE_T_CC) -o $@ tests/merge/t_faults.c $(READER_SRC) src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
 
 # feed.c under ThreadSanitizer, with slabs of 7 events, and every file's
 # scan in two halves.
-build/merge/t_feed-tsan: tests/merge/t_merge.c src/read/reader.c src/read/feed.c src/evtop.h $(call tsan_obj,$(PROTO_SRC))
+build/merge/t_feed-tsan: tests/merge/t_merge.c $(READER_SRC) $(READER_HDR) src/read/feed.c src/evtop.h $(call tsan_obj,$(PROTO_SRC))
 	$(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -DT_MERGE_FEED -DFEED_N=7 -DREADER_SPLIT=1 -O1 -g \
-	    $(TSAN) -o $@ tests/merge/t_merge.c src/read/reader.c \
+	    $(TSAN) -o $@ tests/merge/t_merge.c $(READER_SRC) \
 	    src/read/feed.c $(call tsan_obj,$(PROTO_SRC)) $(LDLIBS)
 
 # The check across the cut of a scan in halves, by brute force on random
-# streams (reader.c included for its static functions), with groups of 16
+# streams (reader-scan.c included for its static functions), with groups of 16
 # and of 2.
-build/merge/t_join build/merge/t_join-g2: build/merge/t_join%: tests/merge/t_join.c tests/merge/rnd.h src/read/reader.c src/evtop.h tests/tap.h $(MERGE_T_PROTO)
-	$(MERGE_T_CC) $(if $*,-DREADER_GROUP=2) -o $@ tests/merge/t_join.c $(MERGE_T_PROTO) $(LDLIBS)
+build/merge/t_join build/merge/t_join-g2: build/merge/t_join%: tests/merge/t_join.c tests/merge/rnd.h $(READER_SRC) $(READER_HDR) src/evtop.h tests/tap.h $(MERGE_T_PROTO)
+	$(MERGE_T_CC) $(if $*,-DREADER_GROUP=2) -o $@ tests/merge/t_join.c $(filter-out src/read/reader-scan.c,$(READER_SRC)) $(MERGE_T_PROTO) $(LDLIBS)
 
 check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_faults build/merge/t_feed-tsan build/merge/t_join build/merge/t_join-g2
 	build/merge/t_join 100000 | grep -v '^ok '

@@ -1,7 +1,7 @@
 /*
  * t_join.c: the scan's check across the cut of a file scanned in two
- * halves (reader_fast_follows() in src/read/reader.c, included here for its
- * static functions) is sound: whenever it lets a stream's second half
+ * halves (reader_fast_follows() in src/read/reader-scan.c, included here for
+ * its static functions) is sound: whenever it lets a stream's second half
  * follow its first, every event of the joined stream is at least every one
  * 2 * READER_GROUP places or more before it, which the single pass's
  * lookahead needs.  Checked by brute force on random streams, nearly
@@ -10,7 +10,7 @@
  *
  *	t_join [ROUNDS]
  */
-#include "read/reader.c"
+#include "read/reader-scan.c"
 
 #include "../tap.h"
 #include "rnd.h"
