@@ -320,6 +320,7 @@ int	reader_read_at(int fd, void *buf, size_t len, uint64_t off,
 /* reader-runs.c: the two passes */
 int	reader_flush_runs(struct reader *m);
 void	reader_forget_runs(struct reader *m);
+void	reader_heap_advance(struct reader *m, struct reader_heap *h);
 void	reader_heap_free(struct reader_heap *h);
 int	reader_heap_init(struct reader *m, struct reader_heap *h,
 	    struct reader_src *v, size_t n);

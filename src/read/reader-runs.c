@@ -229,6 +229,19 @@ reader_take_run(struct reader *m, struct reader_heap *h, struct reader_src *s,
 	return 0;
 }
 
+/* The source whose event went last moves on (or leaves): the heap is a
+ * heap again, its first the next event's. */
+void
+reader_heap_advance(struct reader *m, struct reader_heap *h)
+{
+	if (h->pending >= 0) {
+		if (!reader_src_next(m, &h->v[h->pending]))
+			h->heap[0] = h->heap[--h->nh];
+		reader_sift(h->v, h->heap, h->nh, 0);
+		h->pending = -1;
+	}
+}
+
 /* The next event of a merge; its pointers last until the next call. */
 int
 reader_heap_pop(struct reader *m, struct reader_heap *h, struct proto_ev *ev)
@@ -236,12 +249,7 @@ reader_heap_pop(struct reader *m, struct reader_heap *h, struct proto_ev *ev)
 	struct reader_src	*s;
 	int			 rc;
 
-	if (h->pending >= 0) {
-		if (!reader_src_next(m, &h->v[h->pending]))
-			h->heap[0] = h->heap[--h->nh];
-		reader_sift(h->v, h->heap, h->nh, 0);
-		h->pending = -1;
-	}
+	reader_heap_advance(m, h);
 	if (h->nh == 0)
 		return 0;
 	s = &h->v[h->heap[0]];

@@ -338,12 +338,7 @@ reader_seek(struct reader *m, uint64_t time, uint64_t off)
 		return 0;
 	reader_rewind(m);
 	for (;;) {
-		if (h->pending >= 0) {
-			if (!reader_src_next(m, &h->v[h->pending]))
-				h->heap[0] = h->heap[--h->nh];
-			reader_sift(h->v, h->heap, h->nh, 0);
-			h->pending = -1;
-		}
+		reader_heap_advance(m, h);
 		if (h->nh == 0)
 			break;
 		s = &h->v[h->heap[0]];
