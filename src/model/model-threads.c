@@ -454,7 +454,7 @@ thr_cpu(const struct model *m, const struct mthr *t, const struct thr_win *q)
 	return v;
 }
 
-static uint64_t
+static inline __attribute__((always_inline)) uint64_t
 row_key(const struct model_thread_row *r, enum model_tsort by)
 {
 	switch (by) {
@@ -468,7 +468,7 @@ row_key(const struct model_thread_row *r, enum model_tsort by)
 }
 
 /* Does a come before b: larger key first, then lower id. */
-static int
+static inline __attribute__((always_inline)) int
 row_before(const struct model_thread_row *a, const struct model_thread_row *b,
     enum model_tsort by)
 {
@@ -480,7 +480,7 @@ row_before(const struct model_thread_row *a, const struct model_thread_row *b,
 }
 
 /* Whether a comes before b in the order asked (rev: reversed). */
-static inline int
+static inline __attribute__((always_inline)) int
 row_order(const struct model_thread_row *a, const struct model_thread_row *b,
     enum model_tsort by, int rev)
 {
@@ -549,6 +549,13 @@ model_threads_sorted(const struct model *m, enum model_win w,
 		n = 0;
 	thr_win_init(&qw, m, w);
 	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
+		/* The next thread's lines on their way: a table of 100 000
+		 * is walked from memory. */
+		if (tmp != NULL) {
+			__builtin_prefetch(&tmp->pub);
+			__builtin_prefetch(&tmp->cpu);
+			__builtin_prefetch(&tmp->hh);
+		}
 		if (q != NULL && q->keep != NULL && !q->keep(&t->pub, q->arg))
 			continue;
 		kept++;
