@@ -1,7 +1,7 @@
 /*
  * ui.h: the terminal UI.
  *
- * The first part is the contract with the loop (src/loop.c): a struct ui
+ * The first part is the contract with the loop (src/loop/): a struct ui
  * that owns the terminal (ncursesw for output, libtermkey for keys).  The
  * rest is internal to ui/: plain "lines" (text plus attributes) that panes
  * render into without a terminal, the one key binding table, the layout

@@ -105,7 +105,7 @@ run_hung() {	# run_hung DIR PID EVTOP-STATUS
 # the library's worker.c: it reads commands as soon as a client connects,
 # and only then stops the file's eventlog and starts it on the socket; a
 # census taken in between is written nowhere.  evtop now sends commands
-# once the connection's header has come (src/loop.c, loop_can_send()).
+# once the connection's header has come (src/loop/loop-input.c, loop_can_send()).
 # Such a run is still run again, once, and said; a second loss fails.
 census_run() {
 	local name=$1 d=$T/$1 rc

@@ -8,8 +8,8 @@ fails when
     nothing of ui/ (but src/evtop.c, main(), which wires the UI in);
   - the files of a module call each other in a circle: each folder of
     src/ and ui/ (a circle anywhere among them);
-  - the folders of src/ (sources, model, file reading, output, serving,
-    time, and src/ itself, the top that wires them) call each other in a
+  - the folders of src/ (the loop, sources, model, file reading, output,
+    serving, time, and src/ itself, the top that wires them) call each other in a
     circle: one folder's files call another's, and back.
 
 Usage: tests/layout/calls.py [ROOT]"""

@@ -46,7 +46,7 @@ QUICK = [
     (("src/model", "src/model/outbuf.c", "src/batch"),
      ["check-golden", "check-model", "check-rare", "check-outbuf",
       "check-ui", "check-gcwin"]),
-    (("src/source", "src/source/control.c", "src/source/record.c", "src/loop.c"),
+    (("src/source", "src/source/control.c", "src/source/record.c", "src/loop/"),
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
     (("src/time/evlist", "src/time/spill.c"),
      ["check-events", "check-events-thread"]),

@@ -1,0 +1,162 @@
+/*
+ * loop-signals.c: the signals the poll loop takes, through a self-pipe, and
+ * the terminal put back before a crash or a stop (job control).
+ */
+#include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loop/loop-priv.h"
+
+/*
+ * What the signal handlers need: the write end of the self-pipe, and how
+ * to put the terminal back before dying.  The only file-scope variables,
+ * set by loop_signals() and cleared by loop_unsignals().
+ */
+static int loop_sig_fd = -1;
+static void (*loop_sig_restore)(void);
+
+static void
+loop_sig_handler(int sig)
+{
+	unsigned char	c = (unsigned char)sig;
+	int		saved = errno;
+
+	if (loop_sig_fd != -1)
+		(void)!write(loop_sig_fd, &c, 1);
+	errno = saved;
+}
+
+static void
+loop_crash_handler(int sig)
+{
+	if (loop_sig_restore != NULL)
+		loop_sig_restore();
+	raise(sig);		/* SA_RESETHAND: the default action now */
+}
+
+static void
+loop_catch(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigaction(sig, &sa, NULL);
+}
+
+/* A self-pipe for the signals the loop handles; -1 on failure. */
+int
+loop_signals(int fds[2], const struct loop_ui *ui, char **cause)
+{
+	int	tui = ui != NULL;
+	int	i, fl;
+
+	if (pipe(fds) != 0) {
+		source_cause(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		fl = fcntl(fds[i], F_GETFL);
+		fcntl(fds[i], F_SETFL, fl|O_NONBLOCK);
+		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+	}
+	loop_sig_fd = fds[1];
+	loop_sig_restore = tui ? ui->emergency_restore : NULL;
+	loop_catch(SIGPIPE, SIG_IGN, 0);
+	loop_catch(SIGINT, loop_sig_handler, SA_RESTART);
+	loop_catch(SIGTERM, loop_sig_handler, SA_RESTART);
+	loop_catch(SIGHUP, loop_sig_handler, SA_RESTART);
+	if (tui) {
+		loop_catch(SIGWINCH, loop_sig_handler, SA_RESTART);
+		loop_catch(SIGTSTP, loop_sig_handler, SA_RESTART);
+		loop_catch(SIGCONT, loop_sig_handler, SA_RESTART);
+		loop_catch(SIGSEGV, loop_crash_handler, SA_RESETHAND);
+		loop_catch(SIGBUS, loop_crash_handler, SA_RESETHAND);
+		loop_catch(SIGABRT, loop_crash_handler, SA_RESETHAND);
+		loop_catch(SIGFPE, loop_crash_handler, SA_RESETHAND);
+	}
+	return 0;
+}
+
+void
+loop_unsignals(int fds[2], int tui)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH,
+	    SIGTSTP, SIGCONT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+	size_t	i;
+
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		if (tui || i < 3)
+			loop_catch(sigs[i], SIG_DFL, 0);
+	}
+	loop_sig_fd = -1;
+	loop_sig_restore = NULL;
+	if (fds[0] != -1)
+		close(fds[0]);
+	if (fds[1] != -1)
+		close(fds[1]);
+}
+
+/* Stop for job control: the terminal back as it was, then stop. */
+static void
+loop_suspend(struct loop *l)
+{
+	if (l->ui != NULL) {
+		l->uiops->suspend(l->ui);
+		l->suspended = 1;
+	}
+	loop_catch(SIGTSTP, SIG_DFL, 0);
+	raise(SIGTSTP);
+	/* Here again after SIGCONT. */
+	loop_catch(SIGTSTP, loop_sig_handler, SA_RESTART);
+	if (l->ui != NULL && l->suspended) {
+		l->uiops->resume(l->ui);
+		l->suspended = 0;
+	}
+	l->changed = 1;
+}
+
+static void
+loop_signal(struct loop *l, int sig)
+{
+	switch (sig) {
+	case SIGINT:
+	case SIGTERM:
+	case SIGHUP:
+		loop_log(l, "signal %d: quitting", sig);
+		l->quit = 1;
+		break;
+	case SIGWINCH:
+		if (l->ui != NULL)
+			l->uiops->resize(l->ui);
+		l->changed = 1;
+		break;
+	case SIGTSTP:
+		loop_suspend(l);
+		break;
+	case SIGCONT:
+		/* Stopped by someone else (SIGSTOP): redraw. */
+		if (l->ui != NULL && !l->suspended)
+			l->uiops->resize(l->ui);
+		l->changed = 1;
+		break;
+	}
+}
+
+void
+loop_read_signals(struct loop *l, int fd)
+{
+	unsigned char	c[64];
+	ssize_t		n, i;
+
+	while ((n = read(fd, c, sizeof c)) > 0) {
+		for (i = 0; i < n; i++)
+			loop_signal(l, c[i]);
+	}
+}

@@ -1,0 +1,121 @@
+/*
+ * loop-tui.c: the poll loop of the terminal UI.
+ */
+#include <stdio.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop/loop-priv.h"
+
+int
+loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
+{
+	struct loop	 l;
+	struct pollfd	 pfd[LOOP_NFDS];
+	struct evtop_cmd cmd;
+	enum ui_action	 a;
+	char		*cause = NULL;
+	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
+	uint64_t	 now;
+
+	if (loop_init(&l, opts, &cause) != 0) {
+		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
+		    "out of memory");
+		free(cause);
+		loop_free(&l);
+		return 1;
+	}
+	l.uiops = ui;
+	if ((l.tl = tl_new()) == NULL)
+		cause = strdup("out of memory");
+	l.st.timeline = l.tl;
+	if (l.tl == NULL || loop_serve_init(&l, 0, &cause) != 0 ||
+	    loop_signals(sig, ui, &cause) != 0 ||
+	    (l.ui = ui->new(opts, &cause)) == NULL) {
+		loop_unsignals(sig, 1);
+		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
+		    "cannot start the terminal UI");
+		free(cause);
+		loop_free(&l);
+		return 1;
+	}
+	/* A file: seeking, unless it is re-served (time would go back). */
+	if (l.rp != NULL && opts->serve == NULL && opts->serve_tcp == NULL &&
+	    (l.tr = travel_new(replay_reader(l.rp), l.model, 0,
+	    &cause)) == NULL) {
+		loop_log(&l, "no seeking: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	now = source_now();
+	l.rate_at = now;
+	if (l.src != NULL)
+		loop_step(&l, 0, now);
+	loop_status(&l, now);
+	ui->draw(l.ui, l.model, &l.st, 1);
+	l.changed = 0;
+	l.next_draw = now + LOOP_DRAW_NS;
+
+	while (!l.quit) {
+		now = source_now();
+		timeout = ui->timeout_ms(l.ui);
+		if (l.changed)
+			timeout = loop_min_timeout(timeout,
+			    loop_ms_until(l.next_draw, now));
+		timeout = loop_min_timeout(timeout, loop_ms_until(l.rate_at +
+		    LOOP_RATE_NS, now));
+		n = 0;
+		pfd[n].fd = sig[0];
+		pfd[n++].events = POLLIN;
+		pfd[n].fd = ui->fd(l.ui);
+		pfd[n++].events = POLLIN;
+		if (loop_wait(&l, 1, sig[0], pfd, n, &srci, timeout,
+		    &now) != 0) {
+			source_cause(&cause, "poll: %s", strerror(errno));
+			rc = 1;
+			break;
+		}
+		while ((a = (enum ui_action)ui->input(l.ui, (pfd[1].revents & (POLLIN|POLLHUP|
+		    POLLERR)) != 0, &cmd)) != UI_NONE) {
+			loop_action(&l, a, &cmd, now);
+			pfd[1].revents = 0;
+			if (l.quit)
+				break;
+		}
+		if (l.quit)
+			break;
+		if (l.src != NULL) {
+			loop_live(&l, srci >= 0 ? &pfd[srci] : NULL, now);
+			if (l.src->state == SOURCE_ENDED && opts->once)
+				l.quit = 1;
+		} else if (l.tr != NULL && !travel_passed(l.tr))
+			loop_pass(&l, now);
+		else
+			loop_replay(&l, now);
+
+		now = source_now();
+		loop_status(&l, now);
+		loop_serve_step(&l, pfd, now);
+		loop_note(&l, 0);
+		if (loop_hold_draw(&l, now))
+			;	/* not even for a key: the model is going back */
+		else if (l.changed && now >= l.next_draw) {
+			ui->draw(l.ui, l.model, &l.st, 1);
+			l.changed = 0;
+			l.next_draw = loop_next_draw(now, source_now());
+		} else
+			ui->draw(l.ui, l.model, &l.st, 0);
+	}
+	ui->free(l.ui);
+	loop_unsignals(sig, 1);
+	loop_finish(&l);
+	if (export_end(l.model, opts) != 0)
+		rc = 1;
+	if (cause != NULL) {
+		fprintf(stderr, "evtop: %s\n", cause);
+		free(cause);
+	}
+	loop_free(&l);
+	return rc;
+}
