@@ -16,7 +16,7 @@ build/tests/events/t_evlist: tests/events/t_evlist.c tests/events/all.h tests/ta
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-EVLIST_SRC = $(PROTO_SRC) $(READER_SRC) src/read/feed.c $(wildcard src/time/evlist*.c) src/time/evlist.h src/time/spill.c src/source/source-cause.c
+EVLIST_SRC = $(PROTO_SRC) $(READER_SRC) src/read/feed.c $(wildcard src/time/evlist*.c) src/time/evlist.h $(wildcard src/time/spill*.c) src/source/source-cause.c
 
 build/tests/events/san-t_evlist: tests/events/t_evlist.c tests/events/all.h tests/tap.h $(call asan_obj,$(EVLIST_SRC))
 	@mkdir -p $(@D)

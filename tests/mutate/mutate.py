@@ -48,7 +48,7 @@ QUICK = [
       "check-ui", "check-gcwin"]),
     (("src/source", "src/source/control.c", "src/source/record.c", "src/loop/"),
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
-    (("src/time/evlist", "src/time/spill.c"),
+    (("src/time/evlist", "src/time/spill"),
      ["check-events", "check-events-thread"]),
     (("src/time/redo.c",), ["check-events-thread", "check-events"]),
     (("src/time/",), ["check-travel", "check-golden"]),
