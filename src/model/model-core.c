@@ -392,21 +392,6 @@ wring_add(uint32_t *ring, uint32_t *at, uint64_t s, uint32_t v)
 		ring[s % WIN_SLOTS] += v;
 }
 
-/* The sum of slots lo..hi of a ring whose newest slot is at. */
-uint64_t
-wring_sum(const uint32_t *ring, uint64_t at, uint64_t lo, uint64_t hi)
-{
-	uint64_t	s, v = 0;
-
-	if (hi > at)
-		hi = at;
-	if (at >= WIN_SLOTS && lo < at - WIN_SLOTS + 1)
-		lo = at - WIN_SLOTS + 1;
-	for (s = lo; s <= hi; s++)
-		v += ring[s % WIN_SLOTS];
-	return v;
-}
-
 void
 wctr_add(struct wctr *w, uint64_t t, uint32_t v)
 {

@@ -16,6 +16,17 @@
 
 #define THR_CHUNK	1024
 
+/*
+ * Each thread in the table, by its slot in the chunks rather than by the
+ * hash's list: the addresses are known ahead, so a walk over 100 000 is
+ * not a chain of loads each waiting on the one before.
+ */
+#define THR_EACH(p, t, ci, j)						\
+	for ((ci) = 0; (ci) < (p)->thr_nchunks; (ci)++)			\
+		for ((j) = 0, (t) = (p)->thr_chunks[ci]; (j) < THR_CHUNK;	\
+		    (j)++, (t)++)						\
+			if ((t)->in_table)
+
 void
 model_threads_init(struct model *m)
 {
@@ -174,6 +185,7 @@ thr_remove(struct model *m, struct mthr *t)
 	if (p->thr_cache[t->pub.id & 255] == t)
 		p->thr_cache[t->pub.id & 255] = NULL;
 	HASH_DEL(p->thr_hash, t);
+	t->in_table = 0;
 	t->next = p->thr_free;
 	p->thr_free = t;
 	m->threads.table--;
@@ -240,6 +252,7 @@ thr_find(struct model *m, uint32_t id)
 	t = thr_alloc(m);
 	memset(t, 0, sizeof *t);
 	t->pub.id = id;
+	t->in_table = 1;
 	t->pub.state = MODEL_T_RUNNABLE;
 	t->pub.cap = -1;
 	t->pub.created = t->pub.last = m->now;
@@ -394,11 +407,12 @@ model_threads_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 void
 model_threads_gap(struct model *m)
 {
-	struct mthr	*t, *tmp;
+	struct mthr	*t;
+	size_t		 ci, j;
 
 	if (m->threads.by_state[MODEL_T_RUNNING] == 0)
 		return;
-	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
+	THR_EACH(m->p, t, ci, j) {
 		if (t->pub.state == MODEL_T_RUNNING)
 			set_state(m, t, MODEL_T_RUNNABLE, 0);
 	}
@@ -537,8 +551,9 @@ model_threads_sorted(const struct model *m, enum model_win w,
     enum model_tsort by, struct model_thread_row *rows, int n,
     struct model_rowq *q)
 {
-	struct mthr		*t, *tmp;
+	struct mthr		*t;
 	struct model_thread_row	 r, x;
+	size_t			 ci, j;
 	struct thr_win		 qw;
 	uint64_t		 dur = model_win_ns(m, w);
 	double			 per = dur > 0 ? 1.0 / (double)dur : 0;
@@ -548,14 +563,7 @@ model_threads_sorted(const struct model *m, enum model_win w,
 	if (n <= 0)
 		n = 0;
 	thr_win_init(&qw, m, w);
-	HASH_ITER(hh, m->p->thr_hash, t, tmp) {
-		/* The next thread's lines on their way: a table of 100 000
-		 * is walked from memory. */
-		if (tmp != NULL) {
-			__builtin_prefetch(&tmp->pub);
-			__builtin_prefetch(&tmp->cpu);
-			__builtin_prefetch(&tmp->hh);
-		}
+	THR_EACH(m->p, t, ci, j) {
 		if (q != NULL && q->keep != NULL && !q->keep(&t->pub, q->arg))
 			continue;
 		kept++;
@@ -563,7 +571,6 @@ model_threads_sorted(const struct model *m, enum model_win w,
 			continue;
 		r.t = &t->pub;
 		r.cpu_ns = thr_cpu(m, t, &qw);
-		r.share = (double)r.cpu_ns * per;
 		if (k < n) {
 			rows[k] = r;
 			heap_up(rows, k++, by, rev);
@@ -579,6 +586,9 @@ model_threads_sorted(const struct model *m, enum model_win w,
 		rows[i] = x;
 		heap_down(rows, i, 0, by, rev);
 	}
+	/* The shares of those kept only. */
+	for (i = 0; i < k; i++)
+		rows[i].share = (double)rows[i].cpu_ns * per;
 	if (q != NULL)
 		q->total = kept;
 	return k;
