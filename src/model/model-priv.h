@@ -117,7 +117,9 @@ struct mhist;
 struct mstack {
 	uint32_t	*ids;		/* the key: innermost first */
 	uint32_t	 depth;
+	uint32_t	 vi;		/* its place in st_vec */
 	uint64_t	 samples;	/* run (or reset) */
+	uint64_t	 seq;		/* made after those of lower seq */
 	uint32_t	 epoch;
 	struct wctr	 w;
 	struct mscap	*caps;		/* by capability (model-hist.c) */
@@ -329,6 +331,11 @@ struct model_priv {
 	struct mcc	*cc_lru_head, *cc_lru_tail;
 	struct mstack	*st_hash;
 	struct mstack	*st_lru_head, *st_lru_tail;
+	/* Every stack, in no order: walked by model_top_stacks() without
+	 * the hash's chain of loads (cold after the threads pane's walk). */
+	struct mstack	**st_vec;
+	uint32_t	 st_n, st_room;
+	uint64_t	 st_seq;
 	uint64_t	 sample_seq;
 
 	/* Heap profile. */

@@ -40,6 +40,8 @@ stack_destroy(struct model *m, struct mstack *s)
 
 	HASH_DEL(p->st_hash, s);
 	LRU_DEL(p->st_lru_head, p->st_lru_tail, s);
+	p->st_vec[s->vi] = p->st_vec[--p->st_n];
+	p->st_vec[s->vi]->vi = s->vi;
 	model_hist_stack_gone(m, s);
 	mheap_free(s->ids);
 	mheap_free(s);
@@ -69,6 +71,9 @@ model_prof_free(struct model *m)
 		cc_destroy(m, p->cc_lru_head);
 	while (p->st_lru_head != NULL)
 		stack_destroy(m, p->st_lru_head);
+	mheap_free(p->st_vec);
+	p->st_vec = NULL;
+	p->st_room = 0;
 	while (p->band_lru_head != NULL)
 		band_destroy(m, p->band_lru_head);
 	model_hist_free(m);
@@ -190,11 +195,20 @@ stack_get(struct model *m, const struct proto_ccs *ccs)
 		stack_destroy(m, p->st_lru_head);
 		m->prof.stacks_evicted++;
 	}
+	if (p->st_n == p->st_room) {
+		p->st_room = p->st_room == 0 ? 1024 : 2 * p->st_room;
+		p->st_vec = p->st_vec == NULL ?
+		    model_calloc(m, p->st_room, sizeof *p->st_vec) :
+		    mheap_realloc(p->st_vec, p->st_room * sizeof *p->st_vec);
+	}
 	s = model_calloc(m, 1, sizeof *s);
 	s->ids = model_calloc(m, 1, len);
 	memcpy(s->ids, ids, len);
 	s->depth = ccs->depth;
 	s->epoch = p->epoch;
+	s->seq = p->st_seq++;
+	s->vi = p->st_n;
+	p->st_vec[p->st_n++] = s;
 	HASH_ADD_KEYPTR(hh, p->st_hash, s->ids, len, s);
 	LRU_ADD(p->st_lru_head, p->st_lru_tail, s);
 	m->prof.stacks++;
@@ -332,36 +346,98 @@ model_top_ccs(const struct model *m, enum model_win w, int by_total,
 	return k;
 }
 
-/* The n stacks with the most samples in the window, most first. */
+/* A stack in model_top_stacks()'s selection. */
+struct stk_pick {
+	uint64_t		 samples, seq;
+	const struct mstack	*s;
+};
+
+/* a comes after b: fewer samples, or as many and made later. */
+static inline int
+stk_after(const struct stk_pick *a, const struct stk_pick *b)
+{
+	return a->samples < b->samples || (a->samples == b->samples &&
+	    a->seq > b->seq);
+}
+
+/* Sift down in a heap whose root is the pick that comes last. */
+static void
+stk_down(struct stk_pick *h, int n, int i)
+{
+	struct stk_pick	tmp;
+	int		c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && stk_after(&h[c + 1], &h[c]))
+			c++;
+		if (!stk_after(&h[c], &h[i]))
+			break;
+		tmp = h[i];
+		h[i] = h[c];
+		h[c] = tmp;
+		i = c;
+	}
+}
+
+/*
+ * The n stacks (at most MODEL_TOP_STACKS) with the most samples in the
+ * window, most first; as many: the one made first first.
+ */
 int
 model_top_stacks(const struct model *m, enum model_win w,
     struct model_stack_row *rows, int n)
 {
-	struct mstack		*s, *tmp;
-	struct model_stack_row	 r;
+	const struct model_priv	*p = m->p;
+	struct stk_pick		 h[MODEL_TOP_STACKS], r, tmp;
+	const struct mstack	*s;
 	uint64_t		 all = model_prof_samples(m, w);
-	int			 k = 0, i;
+	uint32_t		 i;
+	int			 k = 0, j, up;
 
+	if (n > MODEL_TOP_STACKS)
+		n = MODEL_TOP_STACKS;
 	if (n <= 0)
 		return 0;
-	HASH_ITER(hh, m->p->st_hash, s, tmp) {
-		r.ids = s->ids;
-		r.depth = s->depth;
+	for (i = 0; i < p->st_n; i++) {
+		s = p->st_vec[i];
 		if (w == MODEL_WRUN)
-			r.samples = s->epoch == m->p->epoch ? s->samples : 0;
+			r.samples = s->epoch == p->epoch ? s->samples : 0;
 		else
 			r.samples = wctr_sum(&s->w, m, w);
 		if (r.samples == 0)
 			continue;
-		r.share = all > 0 ? (double)r.samples / (double)all : 0;
-		if (k == n && r.samples <= rows[k - 1].samples)
-			continue;
-		i = k < n ? k++ : k - 1;
-		while (i > 0 && r.samples > rows[i - 1].samples) {
-			rows[i] = rows[i - 1];
-			i--;
+		r.seq = s->seq;
+		r.s = s;
+		if (k < n) {
+			/* Up from the end while it comes after its parent. */
+			for (j = k++; j > 0; j = up) {
+				up = (j - 1) / 2;
+				if (!stk_after(&r, &h[up]))
+					break;
+				h[j] = h[up];
+			}
+			h[j] = r;
+		} else if (stk_after(&h[0], &r)) {
+			h[0] = r;
+			stk_down(h, k, 0);
 		}
-		rows[i] = r;
+	}
+	/* Heap sort: the root is the last. */
+	for (j = k - 1; j > 0; j--) {
+		tmp = h[0];
+		h[0] = h[j];
+		h[j] = tmp;
+		stk_down(h, j, 0);
+	}
+	for (j = 0; j < k; j++) {
+		rows[j].ids = h[j].s->ids;
+		rows[j].depth = h[j].s->depth;
+		rows[j].samples = h[j].samples;
+		rows[j].share = all > 0 ? (double)h[j].samples /
+		    (double)all : 0;
 	}
 	return k;
 }

@@ -48,6 +48,7 @@ enum model_win {
 #define MODEL_MAX_THREADS 100000
 #define MODEL_MAX_CCS	 65536
 #define MODEL_MAX_STACKS 32768
+#define MODEL_TOP_STACKS 512		/* the most model_top_stacks() gives */
 #define MODEL_MAX_BANDS	 8192
 #define MODEL_MAX_IPE	 65536		/* IPE entries kept (oldest go) */
 #define MODEL_NGCREC	 4096		/* GC records kept */

@@ -1445,6 +1445,110 @@ t_prof(void)
 	lb_free(&b);
 }
 
+/* A stack as model_hist_stacks() gives them: in the order they were made. */
+struct stk_ref {
+	const uint32_t	*ids;
+	uint32_t	 depth;
+	uint64_t	 samples;
+	size_t		 made;
+};
+
+struct stk_refs {
+	struct stk_ref	*v;
+	size_t		 n;
+};
+
+static void
+stk_collect(void *arg, const struct model_stack_row *r,
+    const struct model_stack_cap *caps, int ncaps)
+{
+	struct stk_refs	*a = arg;
+
+	(void)caps;
+	(void)ncaps;
+	if (r->depth == 0)
+		return;		/* the samples without a stack */
+	a->v[a->n].ids = r->ids;
+	a->v[a->n].depth = r->depth;
+	a->v[a->n].samples = r->samples;
+	a->v[a->n].made = a->n;
+	a->n++;
+}
+
+/* Most samples first; as many, the one made first. */
+static int
+stk_cmp(const void *a, const void *b)
+{
+	const struct stk_ref	*x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->made < y->made ? -1 : 1;
+}
+
+/*
+ * model_top_stacks() against every stack sorted: more stacks than the
+ * table holds (the first made are evicted), few samples each (ties all
+ * the way), those made during the evictions on top; the asked n under,
+ * at and over MODEL_TOP_STACKS.
+ */
+static void
+t_top_stacks(void)
+{
+	static struct model_stack_row	 st[MODEL_TOP_STACKS + 100];
+	struct lb			 b = { 0 };
+	struct stk_refs			 a;
+	struct model			*m;
+	uint32_t			 ids[2], x = 12345;
+	uint64_t			 t = MS;
+	int				 j, c, k, n, want, bad, w;
+	const int			 ns = MODEL_MAX_STACKS + 3000;
+	const int			 wants[] = { 1, 16, MODEL_TOP_STACKS,
+					    MODEL_TOP_STACKS + 100 };
+
+	lb_header(&b);
+	lb_block(&b, 0, 0);
+	for (j = 0; j < ns; j++) {
+		ids[0] = (uint32_t)(j % 1000) + 1;
+		ids[1] = (uint32_t)(j / 1000) + 1;
+		x = x * 1103515245u + 12345u;
+		for (c = 1 + (int)((x >> 16) % 4); c > 0; c--)
+			ev_prof(&b, t += 1000, ids, 2);
+	}
+	/* The last made, made while the first were evicted, to the top. */
+	for (j = ns - 600; j < ns; j++) {
+		ids[0] = (uint32_t)(j % 1000) + 1;
+		ids[1] = (uint32_t)(j / 1000) + 1;
+		for (c = 0; c < 10; c++)
+			ev_prof(&b, t += 1000, ids, 2);
+	}
+	m = run(&b, 0);
+	EQ(m->prof.stacks, MODEL_MAX_STACKS);
+	a.v = calloc((size_t)ns, sizeof *a.v);
+	for (w = 0; w < 2; w++) {
+		enum model_win	win = w == 0 ? MODEL_WRUN : MODEL_W10;
+
+		a.n = 0;
+		(void)model_hist_stacks(m, win, stk_collect, &a);
+		CHECK(a.n > MODEL_TOP_STACKS, "%zu stacks with samples", a.n);
+		qsort(a.v, a.n, sizeof *a.v, stk_cmp);
+		for (k = 0; k < 4; k++) {
+			want = wants[k];
+			n = model_top_stacks(m, win, st, want);
+			EQ(n, want < MODEL_TOP_STACKS ? want : MODEL_TOP_STACKS);
+			for (j = bad = 0; j < n && !bad; j++)
+				bad = st[j].ids != a.v[j].ids ||
+				    st[j].samples != a.v[j].samples ||
+				    st[j].depth != a.v[j].depth;
+			CHECK(!bad, "window %d, %d asked: row %d differs", w,
+			    want, j - 1);
+		}
+	}
+	free(a.v);
+	model_free(m);
+	lb_free(&b);
+}
+
 /* Heap profile censuses, bands and trends. */
 static void
 t_heap_prof(void)
@@ -2375,6 +2479,7 @@ main(int argc, char **argv)
 	t_thread_runnable();
 	t_reorder();
 	t_prof();
+	t_top_stacks();
 	t_heap_prof();
 	t_nonmoving();
 	t_nm_current();

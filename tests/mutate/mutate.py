@@ -127,13 +127,25 @@ def check(muts, errs):
 
 def sync_tree():
     """Copy the work tree's files to TREE; a file whose content has not
-    changed keeps its time, so the copy's build stays incremental."""
+    changed keeps its time, so the copy's build stays incremental.  Files
+    copied by an earlier sync and gone from the work tree since go from the
+    copy too (a file moved away would still be built there)."""
     out = subprocess.run(["git", "-C", ROOT, "ls-files", "-co",
                           "--exclude-standard", "-z"],
                          check=True, stdout=subprocess.PIPE).stdout
-    for rel in out.decode().split("\0"):
-        if not rel or rel.startswith("build/"):
-            continue
+    files = [rel for rel in out.decode().split("\0")
+             if rel and not rel.startswith("build/")]
+    manifest = os.path.join(TREE, ".synced")
+    if os.path.isfile(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            old = f.read().split("\0")
+        for rel in set(old) - set(files):
+            if rel and os.path.isfile(os.path.join(TREE, rel)):
+                os.remove(os.path.join(TREE, rel))
+    os.makedirs(TREE, exist_ok=True)
+    with open(manifest, "w", encoding="utf-8") as f:
+        f.write("\0".join(files))
+    for rel in files:
         src = os.path.join(ROOT, rel)
         dst = os.path.join(TREE, rel)
         if not os.path.isfile(src):
