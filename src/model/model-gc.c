@@ -1,5 +1,7 @@
 /*
- * model-gc.c: collections, pauses, MMU, and the nonmoving collector.
+ * model-gc.c: collections, pauses and the MMU, as the events come (the
+ * figures of a window are model-gc-win.c's, the nonmoving collector
+ * model-nm.c's).
  *
  * A collection starts at a GC_START when no cap is in GC and ends at the
  * GC_END that leaves none in GC (events without a cap count as one more
@@ -14,17 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model-priv.h"
+#include "model/model-gc.h"
 
 const uint64_t model_mmu_ns[MODEL_NMMU] = {
 	10000000ULL, 100000000ULL, 1000000000ULL,
 };
 
-#define REC(p, seq)	(&(p)->gcrec[(seq) % MODEL_NGCREC])
 #define SPAN(p, seq)	(&(p)->span[(seq) % MMU_NSPAN])
 
-/* The bucket length of the windows' sums: gcw[0] MODEL_W1, gcw[1] W10. */
-static const uint64_t gcw_unit[2] = { MODEL_SLOT_NS, SEC_NS };
 
 void
 model_gc_init(struct model *m)
@@ -55,8 +54,8 @@ static const uint64_t hist_lo[MODEL_NHIST - 1] = {
 	4194304000ULL, 5931641602ULL, 8388608000ULL,
 };
 
-static int
-hist_bucket(uint64_t ns)
+int
+model_gc_bucket(uint64_t ns)
 {
 	int	e, b;
 
@@ -71,38 +70,6 @@ hist_bucket(uint64_t ns)
 	return b + (ns >= hist_lo[b]);
 }
 
-/* Fine bucket: exact below 16 ns, then 16 per octave. */
-static int
-fine_bucket(uint64_t v)
-{
-	int	msb;
-
-	if (v < 16)
-		return (int)v;
-	msb = 63 - __builtin_clzll(v);
-	return 16 + (msb - 4) * 16 + (int)((v >> (msb - 4)) & 15);
-}
-
-/* The middle of a fine bucket. */
-static uint64_t
-fine_value(int i)
-{
-	int	msb, sub;
-
-	if (i < 16)
-		return (uint64_t)i;
-	msb = (i - 16) / 16 + 4;
-	sub = (i - 16) % 16;
-	return ((uint64_t)(16 + sub) << (msb - 4)) +
-	    ((1ULL << (msb - 4)) >> 1);
-}
-
-/*
- * A collection's work balance, 0 to 1, in units of 1/BAL_ONE, or -1: in
- * integers so that a window's sum is the same whichever way it was added
- * up (kept as records come and go, or counted afresh).
- */
-#define BAL_ONE		((int64_t)1 << 32)
 
 static int64_t
 rec_balance(const struct model_gc_rec *r)
@@ -115,18 +82,6 @@ rec_balance(const struct model_gc_rec *r)
 	b = (b / (double)r->par_max_copied - 1) / (double)(r->par_threads - 1);
 	b = b < 0 ? 0 : b > 1 ? 1 : b;
 	return (int64_t)(b * (double)BAL_ONE + 0.5);
-}
-
-static double
-bal_mean(uint64_t n, uint64_t sum)
-{
-	return n > 0 ? (double)sum / (double)n / (double)BAL_ONE : -1;
-}
-
-static void
-gen_count(uint64_t *count_gen, uint16_t gen, int d)
-{
-	count_gen[gen >= MODEL_NGEN ? MODEL_NGEN - 1 : gen] += d;
 }
 
 void
@@ -153,12 +108,6 @@ model_gc_reset_run(struct model *m)
 
 /* ------------------------------------------------------------------ */
 /* Minimum mutator utilisation. */
-
-static uint64_t
-dur(const struct model_gc_rec *r)
-{
-	return r->end - r->start;
-}
 
 static uint64_t
 sdur(const struct gcspan *r)
@@ -290,8 +239,8 @@ mmu_add(struct model *m, uint64_t j)
 }
 
 /* MMU now: the completed windows, the pending ones, and the last w. */
-static void
-mmu_now(const struct model *m, double *out, int *lost)
+void
+model_gc_mmu_now(const struct model *m, double *out, int *lost)
 {
 	const struct model_priv	*p = m->p;
 	const struct mmu	*u;
@@ -375,17 +324,17 @@ gcagg_add(struct model_priv *p, const struct model_gc_rec *r, int64_t bal,
     int hb, int fb)
 {
 	struct gcagg	*a;
-	uint64_t	 pause = dur(r);
+	uint64_t	 pause = gc_dur(r);
 	int		 i;
 
 	for (i = 0; i < 2; i++) {
-		if ((a = gcagg_at(p, i, r->end / gcw_unit[i], 1)) == NULL)
+		if ((a = gcagg_at(p, i, r->end / GCW_UNIT(i), 1)) == NULL)
 			continue;
 		a->count++;
 		if (r->gen == MODEL_GEN_UNKNOWN)
 			a->count_nogen++;
 		else
-			gen_count(a->count_gen, r->gen, 1);
+			gc_gen_count(a->count_gen, r->gen, 1);
 		a->pause_total += pause;
 		a->sync_total += r->sync_ns;
 		a->copied += r->copied;
@@ -427,10 +376,10 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	 * balance: in the windows' sums of its end, and in the run. */
 	b = p->gcx[r->seq % MODEL_NGCREC].bal = rec_balance(r);
 	for (i = 0; i < 2; i++) {
-		if ((a = gcagg_at(p, i, r->end / gcw_unit[i], 0)) == NULL)
+		if ((a = gcagg_at(p, i, r->end / GCW_UNIT(i), 0)) == NULL)
 			continue;
 		a->count_nogen--;
-		gen_count(a->count_gen, r->gen, 1);
+		gc_gen_count(a->count_gen, r->gen, 1);
 		a->copied += r->copied;
 		if (b >= 0) {
 			a->bal_n++;
@@ -440,7 +389,7 @@ stats_into(struct model *m, struct model_gc_rec *r, const struct proto_ev *ev,
 	if (r->seq < p->run_first_seq)
 		return;
 	p->run.count_nogen--;
-	gen_count(p->run.count_gen, r->gen, 1);
+	gc_gen_count(p->run.count_gen, r->gen, 1);
 	p->run.copied += r->copied;
 	if (b >= 0) {
 		p->bal_n++;
@@ -492,8 +441,8 @@ gc_end(struct model *m, uint64_t t)
 	r = REC(p, p->open.seq);
 	*r = p->open;
 	b = p->gcx[r->seq % MODEL_NGCREC].bal = rec_balance(r);
-	hb = hist_bucket(pause);
-	fb = fine_bucket(pause);
+	hb = model_gc_bucket(pause);
+	fb = gc_fine_bucket(pause);
 	sp = SPAN(p, r->seq);
 	sp->start = r->start;
 	sp->end = t;
@@ -525,7 +474,7 @@ gc_end(struct model *m, uint64_t t)
 		run->count_nogen++;
 		p->stats_pending = 1;
 	} else {
-		gen_count(run->count_gen, r->gen, 1);
+		gc_gen_count(run->count_gen, r->gen, 1);
 		run->copied += r->copied;
 		if (b >= 0) {
 			p->bal_n++;
@@ -601,513 +550,4 @@ model_gc_stats(struct model *m, const struct proto_ev *ev)
 		stats_into(m, REC(p, p->gcseq), ev, 1);
 		p->stats_pending = 0;
 	}
-}
-
-/*
- * Put the k-th smallest of v[0..n) at v[k], smaller or equal ones before
- * it and larger or equal ones after (quickselect, median of three; a
- * range that shrinks too slowly is finished by insertion sort).
- */
-static void
-select_k(uint64_t *v, size_t n, size_t k)
-{
-	size_t		lo = 0, hi = n - 1, i, j, mid;
-	uint64_t	piv, t;
-	int		rounds = 0;
-
-	while (hi > lo) {
-		if (hi - lo < 16 || ++rounds > 64) {
-			for (i = lo + 1; i <= hi; i++) {
-				t = v[i];
-				for (j = i; j > lo && v[j - 1] > t; j--)
-					v[j] = v[j - 1];
-				v[j] = t;
-			}
-			return;
-		}
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] < v[lo]) { t = v[mid]; v[mid] = v[lo]; v[lo] = t; }
-		if (v[hi] < v[lo]) { t = v[hi]; v[hi] = v[lo]; v[lo] = t; }
-		if (v[hi] < v[mid]) { t = v[hi]; v[hi] = v[mid]; v[mid] = t; }
-		piv = v[mid];
-		/* Hoare partition: v[lo..j] <= piv <= v[j+1..hi]. */
-		i = lo - 1;
-		j = hi + 1;
-		for (;;) {
-			do i++; while (v[i] < piv);
-			do j--; while (v[j] > piv);
-			if (i >= j)
-				break;
-			t = v[i]; v[i] = v[j]; v[j] = t;
-		}
-		if (k <= j)
-			hi = j;
-		else
-			lo = j + 1;
-	}
-}
-
-/* Nearest rank: the smallest value with at least pct% at or below it. */
-static size_t
-rank_index(uint64_t n, unsigned pct)
-{
-	uint64_t	r = (n * pct + 99) / 100;
-
-	return r == 0 ? 0 : (size_t)(r - 1);
-}
-
-/*
- * The three percentiles of v[0..n), exactly, without sorting it all: the
- * values are counted by fine bucket (monotonic in the value), which tells
- * in which bucket each rank falls and its rank there; only those buckets'
- * values are gathered (into tmp) and selected from.
- */
-static void
-percentiles(uint64_t *v, size_t n, uint64_t *tmp, struct model_gc_win *out)
-{
-	uint16_t	cnt[FINE_NHIST];
-	size_t		k[3], at[3], len[3], acc = 0, i, j;
-	uint64_t	*res[3] = { &out->p50, &out->p90, &out->p99 };
-	int		bk[3], b;
-
-	k[0] = rank_index(n, 50);
-	k[1] = rank_index(n, 90);
-	k[2] = rank_index(n, 99);
-	memset(cnt, 0, sizeof cnt);
-	for (i = 0; i < n; i++)
-		cnt[fine_bucket(v[i])]++;
-	/* The bucket of each rank, and that rank within it. */
-	for (b = 0, j = 0; j < 3; b++) {
-		while (j < 3 && acc + cnt[b] > k[j]) {
-			bk[j] = b;
-			k[j] -= acc;
-			j++;
-		}
-		acc += cnt[b];
-	}
-	/* Gather the distinct buckets' values, one after the other. */
-	for (j = 0, i = 0; j < 3; j++) {
-		if (j > 0 && bk[j] == bk[j - 1]) {
-			at[j] = at[j - 1];
-			len[j] = len[j - 1];
-			continue;
-		}
-		at[j] = i;
-		len[j] = cnt[bk[j]];
-		i += len[j];
-	}
-	for (i = 0; i < n; i++) {
-		b = fine_bucket(v[i]);
-		if (b == bk[0])
-			tmp[at[0]++] = v[i];
-		else if (b == bk[1])
-			tmp[at[1]++] = v[i];
-		else if (b == bk[2])
-			tmp[at[2]++] = v[i];
-	}
-	for (j = 0; j < 3; j++) {
-		if (j > 0 && bk[j] == bk[j - 1])
-			at[j] = at[j - 1];
-		else
-			at[j] -= len[j];	/* back to its start */
-		select_k(tmp + at[j], len[j], k[j]);
-		*res[j] = tmp[at[j] + k[j]];
-	}
-}
-
-static uint64_t
-hist_rank(const uint64_t *h, uint64_t n, unsigned pct, uint64_t max)
-{
-	uint64_t	r = (n * pct + 99) / 100, acc = 0, v;
-	int		i;
-
-	if (r == 0)
-		r = 1;
-	for (i = 0; i < FINE_NHIST; i++) {
-		acc += h[i];
-		if (acc >= r) {
-			v = fine_value(i);
-			return v > max ? max : v;
-		}
-	}
-	return max;
-}
-
-/*
- * The pauses of the ring's records in window i's sums first..last, into
- * v, up to want of them (all the window holds: no more are there).
- */
-static size_t
-window_pauses(const struct model_priv *p, int i, uint64_t first,
-    uint64_t last, uint64_t *v, uint64_t want)
-{
-	uint64_t	s, n;
-	size_t		k = 0;
-
-	for (s = p->gcseq; s >= 1 && s + MODEL_NGCREC > p->gcseq &&
-	    k < want; s--) {
-		n = REC(p, s)->end / gcw_unit[i];
-		if (n >= first && n <= last)
-			v[k++] = dur(REC(p, s));
-	}
-	return k;
-}
-
-/* A 1 s or 10 s window (i: 0 or 1) starting at lo: its sums added up. */
-static void
-window_sums(const struct model *m, int i, uint64_t lo,
-    struct model_gc_win *out)
-{
-	const struct model_priv	*p = m->p;
-	const struct gcagg	*a;
-	uint64_t		 first = lo / gcw_unit[i], n;
-	uint64_t		 last = m->now / gcw_unit[i];
-	uint64_t		 cnt[FINE_NHIST], bal_n = 0, bal_sum = 0;
-	int			 k, j;
-
-	memset(out, 0, sizeof *out);
-	memset(cnt, 0, sizeof cnt);
-	for (k = 0; k < WIN_SLOTS; k++) {
-		a = &p->gcw[i].b[k];
-		if (a->at == 0 || a->at - 1 < first || a->at - 1 > last ||
-		    a->count == 0)
-			continue;
-		out->count += a->count;
-		out->count_nogen += a->count_nogen;
-		for (j = 0; j < MODEL_NGEN; j++)
-			out->count_gen[j] += a->count_gen[j];
-		out->pause_total += a->pause_total;
-		out->sync_total += a->sync_total;
-		out->copied += a->copied;
-		if (a->pmax > out->pause_max)
-			out->pause_max = a->pmax;
-		if (a->smax > out->sync_max)
-			out->sync_max = a->smax;
-		bal_n += a->bal_n;
-		bal_sum += a->bal_sum;
-		for (j = 0; j < MODEL_NHIST; j++)
-			out->hist[j] += a->hist[j];
-		for (j = 0; j < FINE_NHIST; j++)
-			cnt[j] += a->fine[j];
-	}
-	out->balance = bal_mean(bal_n, bal_sum);
-	out->exact = 1;
-	if (out->count == 0)
-		return;
-	/* Exact percentiles from the pauses while the ring holds them all,
-	 * else the fine buckets' middles. */
-	n = window_pauses(p, i, first, last, p->scratch, out->count);
-	if (n == out->count) {
-		percentiles(p->scratch, (size_t)n, p->scratch2, out);
-		return;
-	}
-	out->exact = 0;
-	out->p50 = hist_rank(cnt, out->count, 50, out->pause_max);
-	out->p90 = hist_rank(cnt, out->count, 90, out->pause_max);
-	out->p99 = hist_rank(cnt, out->count, 99, out->pause_max);
-}
-
-#ifdef MODEL_GC_CHECK
-/*
- * The window counted record by record from the ring, to check the sums
- * against (tests/perf/t_gcwin.c) whenever the ring holds the window.
- */
-static void
-window_check(const struct model *m, int i, uint64_t lo,
-    const struct model_gc_win *got)
-{
-	const struct model_priv	*p = m->p;
-	const struct model_gc_rec *r;
-	struct model_gc_win	 chk;
-	uint64_t		 first = lo / gcw_unit[i], s, e, pause;
-	uint64_t		 last = m->now / gcw_unit[i], bal_n = 0;
-	uint64_t		 bal_sum = 0;
-	size_t			 n = 0;
-	int64_t			 b;
-
-	memset(&chk, 0, sizeof chk);
-	chk.exact = 1;
-	for (s = p->gcseq; s >= 1 && s + MODEL_NGCREC > p->gcseq; s--) {
-		r = REC(p, s);
-		e = r->end / gcw_unit[i];
-		if (e < first || e > last)
-			continue;
-		pause = dur(r);
-		p->scratch[n++] = pause;
-		chk.count++;
-		if (r->gen == MODEL_GEN_UNKNOWN)
-			chk.count_nogen++;
-		else
-			gen_count(chk.count_gen, r->gen, 1);
-		chk.pause_total += pause;
-		if (pause > chk.pause_max)
-			chk.pause_max = pause;
-		chk.sync_total += r->sync_ns;
-		if (r->sync_ns > chk.sync_max)
-			chk.sync_max = r->sync_ns;
-		chk.copied += r->copied;
-		chk.hist[hist_bucket(pause)]++;
-		if ((b = p->gcx[s % MODEL_NGCREC].bal) >= 0) {
-			bal_n++;
-			bal_sum += (uint64_t)b;
-		}
-	}
-	/* The ring holds every record made, or as many as the sums count:
-	 * then it holds the window. */
-	if (p->gcseq > MODEL_NGCREC && chk.count != got->count)
-		return;
-	if (n > 0)
-		percentiles(p->scratch, n, p->scratch2, &chk);
-	chk.balance = bal_mean(bal_n, bal_sum);
-	if (memcmp(&chk, got, sizeof chk) != 0) {
-		fprintf(stderr, "model_gc_window: sums and records differ: "
-		    "w %d count %llu/%llu max %llu/%llu p50 %llu/%llu p99 "
-		    "%llu/%llu exact %d/%d\n", i,
-		    (unsigned long long)got->count,
-		    (unsigned long long)chk.count,
-		    (unsigned long long)got->pause_max,
-		    (unsigned long long)chk.pause_max,
-		    (unsigned long long)got->p50, (unsigned long long)chk.p50,
-		    (unsigned long long)got->p99, (unsigned long long)chk.p99,
-		    got->exact, chk.exact);
-		abort();
-	}
-}
-#endif
-
-void
-model_gc_window(const struct model *m, enum model_win w,
-    struct model_gc_win *out)
-{
-	const struct model_priv	*p = m->p;
-	uint64_t		 lo, s, n = 0;
-	int			 all = 1, lost = 0;
-
-	lo = model_win_start(m, w);
-	if (w == MODEL_WRUN) {
-		*out = p->run;
-		/* Exact percentiles only while the ring holds the whole run. */
-		if (p->gcseq >= MODEL_NGCREC && (p->run_first_seq > 1 ?
-		    p->run_first_seq : 1) + MODEL_NGCREC <= p->gcseq)
-			all = 0;
-		for (s = p->gcseq; all && s >= p->run_first_seq && s >= 1;
-		    s--) {
-			if (s + MODEL_NGCREC <= p->gcseq) {
-				all = 0;
-				break;
-			}
-			p->scratch[n++] = dur(REC(p, s));
-		}
-		out->exact = all;
-		if (n > 0 && all)
-			percentiles(p->scratch, (size_t)n, p->scratch2, out);
-		else if (out->count > 0) {
-			out->p50 = hist_rank(p->fine_hist, out->count, 50,
-			    out->pause_max);
-			out->p90 = hist_rank(p->fine_hist, out->count, 90,
-			    out->pause_max);
-			out->p99 = hist_rank(p->fine_hist, out->count, 99,
-			    out->pause_max);
-		}
-		out->balance = bal_mean(p->bal_n, p->bal_sum);
-	} else {
-		window_sums(m, w == MODEL_W10, lo, out);
-#ifdef MODEL_GC_CHECK
-		window_check(m, w == MODEL_W10, lo, out);
-#endif
-	}
-	out->gc_ns = model_sum(m, MODEL_S_GC_NS, w);
-	out->dur_ns = m->now - lo;
-	out->productivity = out->dur_ns > 0 ? 1 - (double)out->gc_ns /
-	    (double)out->dur_ns : 1;
-	if (out->productivity < 0)
-		out->productivity = 0;
-	if (w == MODEL_WRUN) {
-		mmu_now(m, out->mmu, &lost);
-		out->mmu_exact = !p->mmu_lost && !lost;
-	} else {
-		out->mmu[0] = out->mmu[1] = out->mmu[2] = -1;
-		out->mmu_exact = 1;
-	}
-}
-
-const struct model_gc_rec *
-model_gc_recent(const struct model *m, int i)
-{
-	const struct model_priv	*p = m->p;
-
-	if (i < 0 || (uint64_t)i >= m->gc.recs)
-		return NULL;
-	return REC(p, p->gcseq - (uint64_t)i);
-}
-
-/* ------------------------------------------------------------------ */
-/* The nonmoving collector. */
-
-static struct model_nm_rec *
-nm_cur(struct model *m, uint64_t t)
-{
-	struct model_priv	*p = m->p;
-	struct model_nm_rec	*r;
-
-	if (!p->nm_open) {
-		p->nmseq++;
-		r = &p->nmrec[(p->nmseq - 1) % MODEL_NNMREC];
-		memset(r, 0, sizeof *r);
-		r->mark_start = t;
-		p->nm_open = 1;
-		p->nm_synced = 0;
-		m->nm.recs = p->nmseq < MODEL_NNMREC ? p->nmseq : MODEL_NNMREC;
-	}
-	return &p->nmrec[(p->nmseq - 1) % MODEL_NNMREC];
-}
-
-/*
- * A size class of the census.  GHC counts as live every block of the
- * filled segments and the marked ones of the active segments and of each
- * capability's current segment (rts/sm/NonMovingCensus.c), but counts the
- * current segments in neither the active nor the filled figure: the
- * capacity has one segment more per capability.  Blocks per segment as
- * nonmovingBlockCount(): the data after the header, a mark byte a block.
- */
-static void
-nm_census(struct model *m, const struct proto_ev *ev)
-{
-	struct model_priv	*p = m->p;
-	struct model_nonmoving	*nm = &m->nm;
-	struct model_nm_size	*z;
-	uint32_t		 bs = ev->u.census.blk_size;
-	uint64_t		 per, segs;
-
-	nm->census_events++;
-	/* A run of census events is one census: the previous event (block
-	 * markers aside, as they are not counted) was one of it. */
-	if (p->nm_census_at == 0 || p->nm_census_at + 1 != m->totals.events) {
-		nm->censuses++;
-		nm->nsizes = 0;
-		nm->live_bytes = nm->seg_bytes = 0;
-	}
-	p->nm_census_at = m->totals.events;
-	nm->census_time = ev->time;
-	if (nm->nsizes >= MODEL_NM_SIZES)
-		return;
-	z = &nm->sizes[nm->nsizes++];
-	z->blk_size = bs;
-	z->active = ev->u.census.active;
-	z->filled = ev->u.census.filled;
-	z->live = ev->u.census.live;
-	z->current = m->prog.ncaps > 0 ? (uint32_t)m->prog.ncaps : 1;
-	segs = (uint64_t)z->active + z->filled + z->current;
-	per = bs > 0 ? ((NM_SEG_BYTES - NM_SEG_HDR) & ~7ULL) /
-	    ((uint64_t)bs + 1) : 0;
-	z->capacity = per * segs;
-	z->occupancy = z->capacity > 0 ? (double)z->live /
-	    (double)z->capacity : 0;
-	if (z->occupancy > 1)
-		z->occupancy = 1;
-	z->frag = z->capacity > 0 ? 1 - z->occupancy : 0;
-	nm->live_bytes += (uint64_t)z->live * bs;
-	nm->seg_bytes += segs * NM_SEG_BYTES;
-}
-
-/*
- * A cycle: marking (CONC_MARK_BEGIN..END, again during the sync), the
- * sync pause (the first CONC_SYNC_BEGIN to the first CONC_SYNC_END), the
- * sweep.  A mark that begins when no cycle is open, or after the cycle's
- * sync ended, starts a new cycle; the sweep's end closes it.
- */
-void
-model_nm_event(struct model *m, const struct proto_ev *ev)
-{
-	struct model_priv	*p = m->p;
-	struct model_nonmoving	*nm = &m->nm;
-	struct model_nm_rec	*r;
-	uint64_t		 t = ev->time, d;
-
-	switch (ev->kind) {
-	case PROTO_NONMOVING_HEAP_CENSUS:
-		nm_census(m, ev);
-		return;
-	case PROTO_NONMOVING_PRUNED_SEGMENTS:
-		nm->pruned_events++;
-		nm->pruned_last = ev->u.pruned.pruned;
-		nm->free_last = ev->u.pruned.free;
-		nm->pruned_total += ev->u.pruned.pruned;
-		return;
-	case PROTO_CONC_UPD_REM_SET_FLUSH:
-		nm->flushes++;
-		return;
-	case PROTO_CONC_MARK_BEGIN:
-		if (p->nm_open && p->nm_synced && !p->nm_in_sync)
-			p->nm_open = 0;
-		r = nm_cur(m, t);
-		p->nm_mark_since = t;
-		p->nm_marking = 1;
-		if (!p->nm_in_sync)
-			nm->phase = MODEL_NM_MARK;
-		break;
-	case PROTO_CONC_MARK_END:
-		r = nm_cur(m, t);
-		d = p->nm_marking && t > p->nm_mark_since ?
-		    t - p->nm_mark_since : 0;
-		p->nm_marking = 0;
-		r->mark_ns += d;
-		r->marked += ev->u.mark_end.marked;
-		nm->marks++;
-		nm->mark_ns += d;
-		nm->marked += ev->u.mark_end.marked;
-		if (!p->nm_in_sync)
-			nm->phase = MODEL_NM_IDLE;
-		break;
-	case PROTO_CONC_SYNC_BEGIN:
-		r = nm_cur(m, t);
-		if (p->nm_in_sync)
-			return;
-		p->nm_in_sync = 1;
-		r->sync_start = t;
-		nm->phase = MODEL_NM_SYNC;
-		break;
-	case PROTO_CONC_SYNC_END:
-		r = nm_cur(m, t);
-		if (!p->nm_in_sync)
-			return;
-		p->nm_in_sync = 0;
-		p->nm_synced = 1;
-		d = t > r->sync_start ? t - r->sync_start : 0;
-		r->sync_ns = d;
-		nm->syncs++;
-		nm->sync_ns += d;
-		if (d > nm->sync_max_ns)
-			nm->sync_max_ns = d;
-		nm->phase = MODEL_NM_IDLE;
-		break;
-	case PROTO_CONC_SWEEP_BEGIN:
-		r = nm_cur(m, t);
-		r->sweep_start = t;
-		nm->phase = MODEL_NM_SWEEP;
-		break;
-	case PROTO_CONC_SWEEP_END:
-		r = nm_cur(m, t);
-		d = r->sweep_start != 0 && t > r->sweep_start ?
-		    t - r->sweep_start : 0;
-		r->sweep_ns = d;
-		nm->sweeps++;
-		nm->sweep_ns += d;
-		nm->phase = MODEL_NM_IDLE;
-		p->nm_open = 0;
-		break;
-	default:
-		return;
-	}
-	nm->phase_since = t;
-}
-
-const struct model_nm_rec *
-model_nm_recent(const struct model *m, int i)
-{
-	const struct model_priv	*p = m->p;
-
-	if (i < 0 || (uint64_t)i >= m->nm.recs)
-		return NULL;
-	return &p->nmrec[(p->nmseq - 1 - (uint64_t)i) % MODEL_NNMREC];
 }

@@ -618,6 +618,8 @@ void		 model_gc_end(struct model *, struct mcap *, uint64_t);
 void		 model_gc_request(struct model *, uint64_t);
 void		 model_gc_stats(struct model *, const struct proto_ev *);
 void		 model_gc_reset_run(struct model *);
+
+/* model-nm.c */
 void		 model_nm_event(struct model *, const struct proto_ev *);
 
 /* model-prof.c */

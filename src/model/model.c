@@ -2,8 +2,8 @@
  * model.c: the model's top: its life (made, freed, its state saved and
  * put back, reset for a new program or a range), sessions, and the event
  * dispatch into the areas (model-caps.c, model-threads.c, model-gc.c,
- * model-prog.c, model-prof.c, model-ipe.c, model-msgs.c) and the reorder
- * buffer.  Calls go one way: this file calls the areas, the areas call
+ * model-nm.c, model-prog.c, model-prof.c, model-ipe.c, model-msgs.c) and
+ * the reorder buffer.  Calls go one way: this file calls the areas, the areas call
  * model-core.c, which calls nothing of the model's.
  */
 #include <stdlib.h>

@@ -668,10 +668,12 @@ int		 model_threads_sorted(const struct model *, enum model_win,
 		     enum model_tsort, struct model_thread_row *, int,
 		     struct model_rowq *);
 
-/* model-gc.c */
+/* model-gc-win.c */
 void		 model_gc_window(const struct model *, enum model_win,
 		     struct model_gc_win *);
 const struct model_gc_rec *model_gc_recent(const struct model *, int);
+
+/* model-nm.c */
 const struct model_nm_rec *model_nm_recent(const struct model *, int);
 
 /* model-prof.c */
