@@ -193,6 +193,13 @@ loop_connection_end(struct loop *l)
 	loop_note(l, l->batch);
 }
 
+/* How long a slice of input, or of the history applied again, lasts. */
+static uint64_t
+loop_slice_ns(const struct loop *l)
+{
+	return redo_busy(l->redo) ? LOOP_FINE_NS : LOOP_SLICE_NS;
+}
+
 /* Read a slice: until the source is empty, or enough for one pass. */
 static void
 loop_read(struct loop *l, short revents, uint64_t start)
@@ -211,7 +218,7 @@ loop_read(struct loop *l, short revents, uint64_t start)
 			if ((size_t)n < LOOP_READ_SIZE)
 				break;
 			if (total >= LOOP_SLICE_BYTES ||
-			    l->last_data - start >= LOOP_SLICE_NS)
+			    l->last_data - start >= loop_slice_ns(l))
 				break;
 			continue;
 		}
@@ -280,7 +287,7 @@ loop_live(struct loop *l, const struct pollfd *pfd, uint64_t now)
 	now = source_now();
 	loop_step(l, 0, now);
 	if (l->redo != NULL) {
-		redo_tick(l->redo, now, LOOP_SLICE_NS);
+		redo_tick(l->redo, now, loop_slice_ns(l));
 		l->changed = 1;
 	}
 	if (l->held && now - l->last_data >= LOOP_QUIET_NS) {

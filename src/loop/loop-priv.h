@@ -30,6 +30,10 @@
 #define LOOP_DEC_SIZE		(1u << 20)
 #define LOOP_SLICE_BYTES	(4u << 20)
 #define LOOP_SLICE_NS		5000000ull
+/* The slices while the history is applied again: the source is read
+ * between them often enough that a program writing to a Unix socket
+ * (a queue of about 200 KB) is not held up by a correction. */
+#define LOOP_FINE_NS		1000000ull
 #define LOOP_PASS_N		16384	/* first pass events between clock reads */
 #define LOOP_DRAW_NS		100000000ull
 #define LOOP_HOLD_DRAW_NS	5000000000ull	/* a correction under way */
