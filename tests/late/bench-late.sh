@@ -8,13 +8,18 @@
 #   - the file with capability 1's blocks 20 blocks later (tests/late/delay),
 #     served the same way: wall time, peak RSS, corrections, events applied
 #     again and how fast (history.reapplied / history.reapply_ns), and
-#     whether the final figures equal --batch's of the original.
+#     whether the final figures equal --batch's of the original;
+#   - the delayed file again at a program's own pace (1 MiB, then 20 ms:
+#     about 50 MB/s, the bench program's rate), with the history and
+#     without: whether corrections make evtop hold the producer up.
 # Prints the ratios: re-applying to --batch (the issue: at least 1), the
-# delayed stream's wall time to the plain one's.
+# delayed stream's wall time to the plain one's, and at the program's
+# pace, the time with the history to the time without.
 #
 #   tests/late/bench-late.sh EVTOP DELAY FAKEPROD LOG...
 set -u
 EVTOP=$1 DELAY=$2 FAKEPROD=$3
+PACE=
 shift 3
 JS="python3 $(cd "$(dirname "$0")" && pwd)/../sources/js.py"
 T=$(mktemp -d /tmp/evtop-blate.XXXXXX)
@@ -28,7 +33,7 @@ serve() {
 	local file=$1 out=$2 t0 t1
 	shift 2
 	rm -f $T/s.sock
-	$FAKEPROD --unix $T/s.sock --chunk 1048576 "$file" 2>/dev/null &
+	$FAKEPROD --unix $T/s.sock --chunk 1048576 $PACE "$file" 2>/dev/null &
 	FP=$!
 	for _ in $(seq 200); do [ -S $T/s.sock ] && break; sleep 0.02; done
 	t0=$(now)
@@ -66,5 +71,13 @@ for log in "$@"; do
 	echo "bench-late: $name: $(awk -v e=$events 'BEGIN { printf "%.1f", e / 1e6 }') M events; --batch best of 3 $best s ($brate M events/s)"
 	echo "bench-late: $name: served: history on $plain s ($pc), history off $off s; cap 1 20 blocks late: $late s, peak RSS $((rss / 1024)) MB, $corr corrections, $(awk -v e=$re 'BEGIN { printf "%.1f", e / 1e6 }') M events re-applied at $rrate M events/s, figures $same"
 	echo "bench-late: $name: ratios: re-apply / --batch $(awk -v a=$rrate -v b=$brate 'BEGIN { printf "%.2f", a / b }') (target 1); late / on time $(awk -v a=$late -v b=$plain 'BEGIN { printf "%.2f", a / b }')"
+	PACE="--delay-us 20000"
+	read -r poff _ < <(serve $T/late.eventlog $T/poff.json --history 0)
+	read -r pon _ < <(serve $T/late.eventlog $T/pon.json)
+	PACE=
+	read -r pcorr < <(jq -r '.history.corrections' $T/pon.json)
+	same=equal
+	$JS cmp-late $T/pon.json $T/file.json >/dev/null 2>&1 || same=DIFFERENT
+	echo "bench-late: $name: cap 1 20 blocks late, at 50 MB/s (1 MiB, then 20 ms): history on $pon s ($pcorr corrections, figures $same), history off $poff s; ratio $(awk -v a=$pon -v b=$poff 'BEGIN { printf "%.2f", a / b }') (1: corrections hold nothing up)"
 	rm -f $T/late.eventlog
 done
