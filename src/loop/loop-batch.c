@@ -115,7 +115,11 @@ loop_batch(const struct evtop_opts *opts)
 				break;
 			continue;
 		}
-		if (now >= next_out) {
+		/* A correction under way is let finish first, for a while:
+		 * settling it here would stop reading the source until it
+		 * is done (the producer held up at every line). */
+		if (now >= next_out && (!redo_busy(l.redo) ||
+		    now >= next_out + LOOP_EMIT_WAIT_NS)) {
 			if (loop_emit(&l) != 0) {
 				rc = 1;
 				break;

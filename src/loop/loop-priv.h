@@ -34,6 +34,7 @@
  * between them often enough that a program writing to a Unix socket
  * (a queue of about 200 KB) is not held up by a correction. */
 #define LOOP_FINE_NS		1000000ull
+#define LOOP_EMIT_WAIT_NS	1000000000ull	/* a line waits for a correction */
 #define LOOP_PASS_N		16384	/* first pass events between clock reads */
 #define LOOP_DRAW_NS		100000000ull
 #define LOOP_HOLD_DRAW_NS	5000000000ull	/* a correction under way */
