@@ -8,8 +8,9 @@
  * UI must force, the periodic batch output, the flush of a quiet source.
  * Then: signals, keys, a bounded slice of input (at most LOOP_SLICE_BYTES
  * or LOOP_SLICE_NS per pass, so keys stay responsive during a flood or a
- * fast replay), queued control commands, and at most one draw, at most
- * every LOOP_DRAW_NS and only when something changed.
+ * fast replay; LOOP_FINE_NS, and as long for the history applied again,
+ * while late events are put back), queued control commands, and at most
+ * one draw, at most every LOOP_DRAW_NS and only when something changed.
  *
  * The source is always drained, whatever the display does: a paused
  * display or a slow terminal never stops the reading (an eventlog-socket
