@@ -33,6 +33,17 @@ loop_emit(struct loop *l)
 }
 
 /*
+ * When the line due at next_out is printed: a correction under way is let
+ * finish first, for a while; settling it then would stop reading the
+ * source until it is done (the producer held up at every line).
+ */
+static uint64_t
+loop_emit_due(const struct loop *l, uint64_t next_out)
+{
+	return redo_busy(l->redo) ? next_out + LOOP_EMIT_WAIT_NS : next_out;
+}
+
+/*
  * --batch over a live source, or over a file that is served (--metrics,
  * --serve): replayed at --speed when relayed, else as fast as it goes.
  * When the source has ended for good, the last figures are printed and,
@@ -70,7 +81,8 @@ loop_batch(const struct evtop_opts *opts)
 	while (!l.quit) {
 		now = source_now();
 		timeout = ended ? (l.http != NULL ? -1 :
-		    loop_ms_until(drain_by, now)) : loop_ms_until(next_out, now);
+		    loop_ms_until(drain_by, now)) :
+		    loop_ms_until(loop_emit_due(&l, next_out), now);
 		n = 0;
 		pfd[n].fd = sig[0];
 		pfd[n++].events = POLLIN;
@@ -115,11 +127,7 @@ loop_batch(const struct evtop_opts *opts)
 				break;
 			continue;
 		}
-		/* A correction under way is let finish first, for a while:
-		 * settling it here would stop reading the source until it
-		 * is done (the producer held up at every line). */
-		if (now >= next_out && (!redo_busy(l.redo) ||
-		    now >= next_out + LOOP_EMIT_WAIT_NS)) {
+		if (now >= loop_emit_due(&l, next_out)) {
 			if (loop_emit(&l) != 0) {
 				rc = 1;
 				break;

@@ -430,11 +430,6 @@ uint64_t	 model_history_first(const struct model *, int);
 uint64_t	 model_win_start_at(uint64_t, uint64_t, enum model_win);
 
 /*
- * Fast paths for the common case, a time or span within now's slot (and
- * so within its second), where the ring indices are at hand in model_priv
- * and no division is needed; the general cases are in model.c.
- */
-/*
  * The sum of slots lo..hi of a ring whose newest slot is at.  Inline, the
  * whole ring without a division when the window covers it: the threads
  * pane sums one for each of 100 000 threads at every frame.
@@ -464,6 +459,11 @@ wring_sum(const uint32_t *ring, uint64_t at, uint64_t lo, uint64_t hi)
 	return v;
 }
 
+/*
+ * Fast paths for the common case, a time or span within now's slot (and
+ * so within its second), where the ring indices are at hand in model_priv
+ * and no division is needed; the general cases are in model.c.
+ */
 static inline int
 model_in_slot(const struct model_priv *p, uint64_t t0, uint64_t t1)
 {
