@@ -323,6 +323,7 @@ redo_give_up(struct redo *r, const char *why)
 		r->st.error = why;
 }
 
+/* A read's bytes, before they are decoded: borrowed until redo_commit(). */
 void
 redo_bytes(struct redo *r, const uint8_t *p, size_t n)
 {

@@ -101,10 +101,14 @@ struct spill {
 	size_t		 hlen;
 	struct spill_seg seg[SPILL_SEGS];	/* [0] the oldest */
 	int		 nseg;
-	/* Bytes given but not yet written, from stream offset stage_off. */
+	/* Bytes given but not yet written, from stream offset stage_off:
+	 * staged ones copied here, then the caller's last, borrowed until
+	 * spill_commit() (most of a read goes to the file from there). */
 	uint8_t		*stage;
 	size_t		 staged, stage_cap;
 	uint64_t	 stage_off;
+	const uint8_t	*borrowed;
+	size_t		 nborrowed;
 	/* The next file starts at the block marker at rot_at. */
 	int		 rot, rot_any;
 	uint64_t	 ipe_end;	/* where the last IPE ends */

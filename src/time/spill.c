@@ -86,6 +86,8 @@ spill_reset(struct spill *sp)
 	sp->on = 0;
 	sp->staged = 0;
 	sp->stage_off = 0;
+	sp->borrowed = NULL;
+	sp->nborrowed = 0;
 	sp->rot = sp->rot_any = 0;
 	sp->ipe_end = 0;
 	sp->floor = sp->newest = 0;
@@ -177,15 +179,21 @@ spill_open_seg(struct spill *sp, uint64_t base)
 	return 0;
 }
 
-/* Raw bytes from the source, in order. */
-void
-spill_bytes(struct spill *sp, const uint8_t *p, size_t n)
+/* The borrowed bytes copied after the staged ones: the caller's buffer is
+ * about to change. */
+static void
+spill_absorb(struct spill *sp)
 {
-	size_t	cap;
-	uint8_t	*b;
+	const uint8_t	*p = sp->borrowed;
+	size_t		 cap, n = sp->nborrowed;
+	uint8_t		*b;
 
+	sp->borrowed = NULL;
+	sp->nborrowed = 0;
+	if (n == 0)
+		return;
 	if (sp->staged + n > sp->stage_cap) {
-		cap = sp->stage_cap > 0 ? sp->stage_cap : (512u << 10);
+		cap = sp->stage_cap > 0 ? sp->stage_cap : (64u << 10);
 		while (cap < sp->staged + n)
 			cap *= 2;
 		if (cap > SPILL_STAGE_MAX || (b = realloc(sp->stage, cap)) ==
@@ -207,7 +215,17 @@ spill_bytes(struct spill *sp, const uint8_t *p, size_t n)
 	sp->staged += n;
 }
 
-/* Drop the staged bytes before stream offset off. */
+/* Raw bytes from the source, in order: borrowed (p stays as it is) until
+ * the next spill_commit(). */
+void
+spill_bytes(struct spill *sp, const uint8_t *p, size_t n)
+{
+	spill_absorb(sp);
+	sp->borrowed = p;
+	sp->nborrowed = n;
+}
+
+/* Drop the bytes given before stream offset off: staged, then borrowed. */
 static void
 spill_unstage(struct spill *sp, uint64_t off)
 {
@@ -217,8 +235,17 @@ spill_unstage(struct spill *sp, uint64_t off)
 		return;
 	k = off - sp->stage_off > sp->staged ? sp->staged :
 	    (size_t)(off - sp->stage_off);
-	memmove(sp->stage, sp->stage + k, sp->staged - k);
-	sp->staged -= k;
+	if (k > 0) {
+		memmove(sp->stage, sp->stage + k, sp->staged - k);
+		sp->staged -= k;
+		sp->stage_off += k;
+	}
+	if (sp->staged > 0 || off <= sp->stage_off || sp->nborrowed == 0)
+		return;
+	k = off - sp->stage_off > sp->nborrowed ? sp->nborrowed :
+	    (size_t)(off - sp->stage_off);
+	sp->borrowed += k;
+	sp->nborrowed -= k;
 	sp->stage_off += k;
 }
 
@@ -227,11 +254,13 @@ spill_unstage(struct spill *sp, uint64_t off)
 int
 spill_session(struct spill *sp, const struct proto_dec *dec, uint64_t data)
 {
-	uint64_t	stage_off = sp->stage_off;
-	size_t		staged = sp->staged;
-	size_t		n;
+	uint64_t	stage_off;
+	size_t		staged, n;
 
 	/* What is staged stays: the new session's first bytes. */
+	spill_absorb(sp);
+	stage_off = sp->stage_off;
+	staged = sp->staged;
 	spill_reset(sp);
 	sp->stage_off = stage_off;
 	sp->staged = staged;
@@ -293,29 +322,43 @@ spill_event(struct spill *sp, const struct proto_ev *ev)
 	s->nev++;
 }
 
+/* Write n of the bytes given from stream offset stage_off on (staged,
+ * then borrowed) at the current file's offset at. */
+static int
+spill_write_given(struct spill *sp, size_t n, uint64_t at)
+{
+	size_t	k = n < sp->staged ? n : sp->staged;
+
+	if (spill_write(sp->seg[sp->nseg - 1].fd, sp->stage, k, at) != 0)
+		return -1;
+	return spill_write(sp->seg[sp->nseg - 1].fd, sp->borrowed, n - k,
+	    at + k);
+}
+
 static int
 spill_put(struct spill *sp, uint64_t upto)
 {
 	struct spill_seg	*s = &sp->seg[sp->nseg - 1];
-	size_t			 k;
+	size_t			 k, given = sp->staged + sp->nborrowed;
 
 	if (upto <= sp->stage_off)
 		return 0;
-	k = upto - sp->stage_off > sp->staged ? sp->staged :
+	k = upto - sp->stage_off > given ? given :
 	    (size_t)(upto - sp->stage_off);
-	if (spill_write(s->fd, sp->stage, k, sp->hlen + s->bytes) != 0)
+	if (spill_write_given(sp, k, sp->hlen + s->bytes) != 0)
 		return spill_fail(sp, "writing");
 	s->bytes += k;
 	sp->ver++;
 	spill_unstage(sp, sp->stage_off + k);
+	given -= k;
 	/* A GHC 9.6 IPE is framed with the bytes after it (proto_frame_ipe()):
 	 * a file that ends with one has the next event's first ones too, a
 	 * cut event its reader leaves out (reader_open_own()), not counted
 	 * as the file's and written over by what follows. */
 	if (((sp->ipe_end != 0 && sp->ipe_end == sp->stage_off) || (sp->rot &&
-	    sp->rot_ipe && sp->stage_off == sp->rot_at)) && sp->staged > 0 &&
-	    spill_write(s->fd, sp->stage, sp->staged < SPILL_IPE_PEEK ?
-	    sp->staged : SPILL_IPE_PEEK, sp->hlen + s->bytes) != 0)
+	    sp->rot_ipe && sp->stage_off == sp->rot_at)) && given > 0 &&
+	    spill_write_given(sp, given < SPILL_IPE_PEEK ? given :
+	    SPILL_IPE_PEEK, sp->hlen + s->bytes) != 0)
 		return spill_fail(sp, "writing");
 	return 0;
 }
@@ -346,9 +389,8 @@ spill_drop(struct spill *sp)
 	return 1;
 }
 
-/* Write the whole events, up to stream offset upto; keep the bounds. */
-int
-spill_commit(struct spill *sp, uint64_t upto)
+static int
+spill_commit_in(struct spill *sp, uint64_t upto)
 {
 	struct spill_seg	*s;
 
@@ -389,6 +431,17 @@ spill_commit(struct spill *sp, uint64_t upto)
 		if (!spill_drop(sp))
 			break;
 	return 0;
+}
+
+/* Write the whole events, up to stream offset upto; keep the bounds.  The
+ * bytes given after upto are copied: the caller's are its own again. */
+int
+spill_commit(struct spill *sp, uint64_t upto)
+{
+	int	rc = spill_commit_in(sp, upto);
+
+	spill_absorb(sp);	/* the rest: the next read writes over it */
+	return rc;
 }
 
 /* Events before this time are no longer kept. */

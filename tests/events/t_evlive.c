@@ -41,6 +41,7 @@
 #include "time/spill.h"
 
 #define DEC_SIZE	(1u << 20)
+#define LIVE_READ	(256u << 10)	/* the loop's read buffer */
 #define SMALL_BOUND	(256u << 10)	/* -d: bytes kept, 4 files or so */
 /* -r: all of it kept, in files of 64 KiB: runs read many (and open the
  * last ones after more bytes came). */
@@ -205,11 +206,17 @@ live_drain(struct live *l)
 
 /* One read's bytes: kept, decoded, committed; a pass of the loop, 10 ms
  * later than the last (late blocks then come after their time was
- * released, as from a program). */
+ * released, as from a program).  They are given from a buffer of the
+ * loop's that is written over once committed, as the next read does: the
+ * history may borrow them until then, no longer. */
 static void
-live_feed(struct live *l, const uint8_t *p, size_t n)
+live_read(struct live *l, const uint8_t *bytes, size_t n)
 {
-	size_t	k;
+	static uint8_t	 rbuf[LIVE_READ];
+	const uint8_t	*p = rbuf;
+	size_t		 k;
+
+	memcpy(rbuf, bytes, n);
 
 	if (l->r != NULL)
 		redo_bytes(l->r, p, n);
@@ -228,6 +235,19 @@ live_feed(struct live *l, const uint8_t *p, size_t n)
 		redo_tick(l->r, l->wall, 1);
 	} else
 		spill_commit(l->sp, proto_dec_offset(l->dec));
+	memset(rbuf, 0xa5, sizeof rbuf);
+}
+
+/* n bytes, in reads of the loop's buffer at most. */
+static void
+live_feed(struct live *l, const uint8_t *p, size_t n)
+{
+	size_t	k;
+
+	for (; n > 0; p += k, n -= k) {
+		k = n < LIVE_READ ? n : LIVE_READ;
+		live_read(l, p, k);
+	}
 }
 
 static size_t
