@@ -161,9 +161,13 @@ unix_commands() {
 	    "$($JS get $d/live.json program.pid)" "$p"
 }
 
-# Over TCP, the port chosen at run time.
-tcp_commands() {
+# Over TCP, the port chosen at run time: once, or again once if the census
+# was lost (as census_run() in tests/ghc96/peer.sh says: eventlog-socket
+# may take a command before its eventlog runs on the socket; seen under
+# load, a census and sockprog:1 sent together).
+tcp_run() {
 	local d=$T/tcp p port
+	rm -rf $d
 	mkdir -p $d
 	GHC_EVENTLOG_INET_PORT=0 SOCKPROG_PORT_FILE=$d/port \
 	    GHC_EVENTLOG_WAIT=1 SOCKPROG_SECONDS=30 \
@@ -175,8 +179,21 @@ tcp_commands() {
 	timeout 60 "$EVTOP" --batch --json --once --tcp 127.0.0.1:$port \
 	    --record $d/rec.eventlog --send census --send sockprog:1 \
 	    >$d/live.json 2>$d/err
-	ok "tcp: exit 0" eq $? 0
+	echo $? >$d/rc
 	wait_exit $p 10
+}
+
+tcp_commands() {
+	local d=$T/tcp
+
+	tcp_run
+	if [ "$(cat $d/rc)" = 0 ] &&
+	    ! grep -q "census: a census arrived" $d/err; then
+		echo "# tcp: the census was lost; again"
+		sed 's/^/#   /' $d/err
+		tcp_run
+	fi
+	ok "tcp: exit 0" eq "$(cat $d/rc)" 0
 	ok "tcp: the census arrived" wait_for $d/err \
 	    "census: a census arrived" 1
 	ok "tcp: the program got it" shows $d/rec.eventlog \
