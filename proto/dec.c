@@ -1261,10 +1261,12 @@ proto_dec_one(const struct proto_dec *d, const void *buf, size_t n,
 	if (d->types == NULL)
 		return PROTO_ERROR;
 	if ((total = frame(d->types, p, n, ev)) != (long)n) {
-		/* An IPE its reader framed one byte short (proto_frame_ipe)
-		 * is whole too. */
+		/* An IPE is whole as its reader framed it, by the bytes
+		 * after it (proto_frame_ipe): one byte short, or as declared
+		 * where alone it could be either. */
 		if (n < 12 || d->types->size[be16(p)] != PROTO_SIZES_IPE ||
-		    n + 1 != 12 + (size_t)be16(p + 10))
+		    (n + 1 != 12 + (size_t)be16(p + 10) &&
+		    n != 12 + (size_t)be16(p + 10)))
 			return PROTO_ERROR;
 		framed(d->types, be16(p), p, n, 12, ev);
 	}

@@ -96,10 +96,17 @@ loop_drain(struct loop *l)
 			    (unsigned long long)proto_dec_skipped(l->dec));
 			break;
 		case PROTO_ERROR:
-			if (l->redo != NULL)
+			if (l->redo != NULL) {
+				/* The whole events before the bad bytes are
+				 * kept first: the late ones among them go
+				 * back from there. */
+				redo_commit(l->redo,
+				    proto_dec_error_offset(l->dec),
+				    source_now(), l->max_time);
 				redo_give_up(l->redo, "bad bytes in the "
 				    "stream: late events are applied where "
 				    "they arrive");
+			}
 			model_error(l->model, proto_dec_error(l->dec));
 			loop_log(l, "decode error: %s", proto_dec_error(l->dec));
 			break;

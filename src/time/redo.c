@@ -309,14 +309,16 @@ void
 redo_connect(struct redo *r)
 {
 	redo_off(r);
+	spill_connect(r->sp);
 }
 
 /* History is no longer exact (bad bytes, a write error): late events
- * are applied where they arrive from now on. */
+ * are applied where they arrive from now on.  Those left to us so far
+ * are put back first, from what the history holds. */
 void
 redo_give_up(struct redo *r, const char *why)
 {
-	if (r->state != REDO_IDLE)
+	if (r->state != REDO_IDLE || (r->on && model_late_peek(r->m)))
 		redo_finish(r);
 	redo_off(r);
 	if (why != NULL)

@@ -71,7 +71,8 @@ spill_seg_close(struct spill_seg *s)
 	s->fd = -1;
 }
 
-/* Every file goes: a new connection, or history given up. */
+/* Every file goes: history given up, or a new session.  The stream goes
+ * on: the bytes given and not yet written stay, at their offsets. */
 void
 spill_reset(struct spill *sp)
 {
@@ -84,10 +85,6 @@ spill_reset(struct spill *sp)
 	sp->drops++;
 	pthread_mutex_unlock(sp->mu);
 	sp->on = 0;
-	sp->staged = 0;
-	sp->stage_off = 0;
-	sp->borrowed = NULL;
-	sp->nborrowed = 0;
 	sp->rot = sp->rot_any = 0;
 	sp->ipe_end = 0;
 	sp->floor = sp->newest = 0;
@@ -179,6 +176,17 @@ spill_open_seg(struct spill *sp, uint64_t base)
 	return 0;
 }
 
+/* A new connection (after spill_reset()): its stream starts at offset 0,
+ * nothing given yet. */
+void
+spill_connect(struct spill *sp)
+{
+	sp->staged = 0;
+	sp->stage_off = 0;
+	sp->borrowed = NULL;
+	sp->nborrowed = 0;
+}
+
 /* The borrowed bytes copied after the staged ones: the caller's buffer is
  * about to change. */
 static void
@@ -254,16 +262,10 @@ spill_unstage(struct spill *sp, uint64_t off)
 int
 spill_session(struct spill *sp, const struct proto_dec *dec, uint64_t data)
 {
-	uint64_t	stage_off;
-	size_t		staged, n;
+	size_t	n;
 
 	/* What is staged stays: the new session's first bytes. */
-	spill_absorb(sp);
-	stage_off = sp->stage_off;
-	staged = sp->staged;
 	spill_reset(sp);
-	sp->stage_off = stage_off;
-	sp->staged = staged;
 	spill_unstage(sp, data);
 	n = proto_header_encode(dec, NULL, 0);
 	free(sp->hdr);

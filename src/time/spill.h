@@ -24,6 +24,7 @@ struct spill_stats {
 struct spill	*spill_new(uint64_t, uint64_t, char **);
 void		 spill_free(struct spill *);
 void		 spill_reset(struct spill *);
+void		 spill_connect(struct spill *);
 void		 spill_bytes(struct spill *, const uint8_t *, size_t);
 int		 spill_session(struct spill *, const struct proto_dec *,
 		     uint64_t);

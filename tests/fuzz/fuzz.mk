@@ -1,4 +1,5 @@
-# libFuzzer over the decoder, and over reader.c's module (fuzz_reader).  `make fuzz` runs FUZZ_SECONDS; `make check`
+# libFuzzer over the decoder, over reader.c's module (fuzz_reader), and
+# over a live source's history and corrections (fuzz_live).  `make fuzz` runs FUZZ_SECONDS; `make check`
 # replays the seeds and fuzzes briefly (FUZZ_CHECK_SECONDS).
 FUZZ_SECONDS ?= 120
 FUZZ_CHECK_SECONDS ?= 10
@@ -12,11 +13,23 @@ build/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(READER_SRC) $(READER_HDR) $(P
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(filter %.c,$^)
 
+build/fuzz/fuzz_live: tests/fuzz/fuzz_live.c $(CORE_SRC) $(wildcard src/*/*.h proto/*.h)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(filter %.c,$^) -lm -pthread
+
 # Whole files for fuzz_reader, but for the largest.
 build/fuzz/seeds-reader.stamp: $(FUZZ_SEEDS)
 	@mkdir -p build/fuzz/seeds-reader build/fuzz/corpus-reader
 	@for f in $(FUZZ_SEEDS); do [ $$(stat -c %s $$f) -le 65536 ] && \
 	  cp $$f build/fuzz/seeds-reader/; done; true
+	@touch $@
+
+# fuzz_live: a byte (the reads' sizes), then a file's first 64 KiB.
+build/fuzz/seeds-live.stamp: $(FUZZ_SEEDS)
+	@mkdir -p build/fuzz/seeds-live build/fuzz/corpus-live
+	@i=0; for f in $(FUZZ_SEEDS); do i=$$((i + 1)); \
+	  { printf "\\$$(printf %03o $$((i * 7 % 17)))"; head -c 65536 $$f; } \
+	  > build/fuzz/seeds-live/$$(basename $$f); done
 	@touch $@
 
 build/fuzz/seeds.stamp: $(FUZZ_SEEDS)
@@ -26,11 +39,14 @@ build/fuzz/seeds.stamp: $(FUZZ_SEEDS)
 	  { printf '\000'; head -c 16384 $$f; } > build/fuzz/seeds/$$b.bytes; done
 	@touch $@
 
-fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp
+fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp \
+    build/fuzz/fuzz_live build/fuzz/seeds-live.stamp
 	build/fuzz/fuzz_proto -max_total_time=$(FUZZ_SECONDS) -max_len=32768 \
 	  -timeout=10 build/fuzz/corpus build/fuzz/seeds
 	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	  -timeout=10 build/fuzz/corpus-reader build/fuzz/seeds-reader
+	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=65537 \
+	  -timeout=20 build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found
 
 check-fuzz:
 	@if ! command -v clang >/dev/null 2>&1; then echo "SKIPPED: fuzz: clang not installed"; else \
@@ -39,7 +55,10 @@ check-fuzz:
 	    build/fuzz/corpus build/fuzz/seeds 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
 	  $(MAKE) -s build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp && \
 	  build/fuzz/fuzz_reader -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65536 -timeout=10 \
-	    build/fuzz/corpus-reader build/fuzz/seeds-reader 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi
+	    build/fuzz/corpus-reader build/fuzz/seeds-reader 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
+	  $(MAKE) -s build/fuzz/fuzz_live build/fuzz/seeds-live.stamp && \
+	  build/fuzz/fuzz_live -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65537 -timeout=20 \
+	    build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi
 
 CHECKS += check-fuzz
 .PHONY: fuzz check-fuzz

@@ -599,6 +599,49 @@ past_history() {
 	esac
 }
 
+# 6. Bad bytes after late blocks: the history is given up there, its
+# late events put back first; every event before them counted, none late.
+bad_tail() {
+	local d=$T/bad late err
+	mkdir -p $d
+	$DELAY --cap 1 --blocks 20 $L/nm-long.eventlog $d/in.eventlog
+	# Its end marker, if it has one, becomes bytes of no declared tag.
+	$PY - $d/in.eventlog <<'PYEOF'
+import sys
+p = sys.argv[1]
+b = open(p, "rb").read()
+if b.endswith(b"\xff\xff"):
+    b = b[:-2]
+open(p, "wb").write(b + b"\x69" * 64)
+PYEOF
+	serve unix $d/in.eventlog $d 65536 10000
+	ok "bad bytes after late blocks: exit 0" eq $? 0
+	{ read -r late; read -r err; } < <(jget $d/live.json late history.error)
+	ok "bad bytes after late blocks: every event counted (events, events_total, blocks)" \
+	    counts_as $d/live.json $L/nm-long.json
+	ok "bad bytes after late blocks: none late (late $late)" eq "$late" 0
+	ok "bad bytes after late blocks: the history given up, said ($err)" \
+	    grep -q "bad bytes" <<<"$err"
+}
+
+# 7. A header that fails, then a good one, then late blocks: the history
+# of the second session, where the stream's offsets went on, is exact.
+bad_header_first() {
+	local d=$T/badhdr late
+	mkdir -p $d
+	$DELAY --cap 1 --blocks 20 $L/nm-long.eventlog $d/delayed.eventlog
+	# An event type whose description would be 4 GiB.
+	{ printf 'hdrbhetbetb\0\0\1\0\4\377\377\377\377'
+	  cat $d/delayed.eventlog; } >$d/in.eventlog
+	serve unix $d/in.eventlog $d 65536 10000
+	ok "a bad header first: exit 0" eq $? 0
+	late=$(jget $d/live.json late)
+	ok "a bad header first, then late blocks: every event counted" \
+	    counts_as $d/live.json $L/nm-long.json
+	ok "a bad header first, then late blocks: none late (late $late)" \
+	    eq "$late" 0
+}
+
 delay_keeps
 echo "# delay checked in $((SECONDS - T0)) s"
 fixtures_live
@@ -608,6 +651,8 @@ full_speed
 echo "# long logs live in $((SECONDS - T0)) s"
 history_off
 past_history
+bad_tail
+bad_header_first
 
 echo "# $((SECONDS - T0)) s"
 echo "$passed passed, $failed failed"

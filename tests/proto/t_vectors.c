@@ -476,6 +476,17 @@ t_ipe(void)
 	k = proto_frame_len(proto_dec_sizes(d), v.b + at, v.n - at);
 	CHECK(k == (long)(v.n - at - 14), "proto_frame_len of a 9.6 IPE: %ld",
 	    k);
+	/* Decoded again alone (the two passes, a history's reader) as it
+	 * was framed: one byte short, or as declared, which the bytes after
+	 * it decide (an undeclared tag there: as declared). */
+	CHECK(proto_dec_one(d, v.b + at, (size_t)k, 0, &e) == PROTO_EVENT &&
+	    e.time == 1 && e.kind == PROTO_IPE,
+	    "a 9.6 IPE alone, one byte short");
+	CHECK(proto_dec_one(d, v.b + at, (size_t)k + 1, 0, &e) == PROTO_EVENT &&
+	    e.time == 1 && e.kind == PROTO_IPE && e.size == (uint32_t)k + 1,
+	    "a 9.6 IPE alone, as declared");
+	CHECK(proto_dec_one(d, v.b + at, (size_t)k + 2, 0, &e) == PROTO_ERROR,
+	    "an IPE alone with a byte more than declared: an error");
 	proto_dec_free(d);
 
 	/* Last before the end marker, the stream ending there; and before a
