@@ -39,7 +39,9 @@ drain(struct live *l)
 			model_header(l->m, l->dec);
 			redo_header(l->r, l->dec, proto_dec_offset(l->dec));
 		} else if (rc == PROTO_EVENT) {
-			l->decoded++;
+			/* (A time of UINT64_MAX is the end of every range:
+			 * such an event is passed over, as in a file.) */
+			l->decoded += ev.time != UINT64_MAX;
 			if (ev.time > l->newest)
 				l->newest = ev.time;
 			if (redo_event(l->r, &ev))
