@@ -1,5 +1,6 @@
 # libFuzzer over the decoder, over reader.c's module (fuzz_reader), and
-# over a live source's history and corrections (fuzz_live).  `make fuzz` runs FUZZ_SECONDS; `make check`
+# over a live source's history and corrections (fuzz_live).  Inputs they
+# found that failed once are kept in tests/fuzz/*-found and run each time.  `make fuzz` runs FUZZ_SECONDS; `make check`
 # replays the seeds and fuzzes briefly (FUZZ_CHECK_SECONDS).
 FUZZ_SECONDS ?= 120
 FUZZ_CHECK_SECONDS ?= 10
@@ -44,7 +45,7 @@ fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_reader build/
 	build/fuzz/fuzz_proto -max_total_time=$(FUZZ_SECONDS) -max_len=32768 \
 	  -timeout=10 build/fuzz/corpus build/fuzz/seeds
 	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -timeout=10 build/fuzz/corpus-reader build/fuzz/seeds-reader
+	  -timeout=10 build/fuzz/corpus-reader build/fuzz/seeds-reader tests/fuzz/reader-found
 	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=65537 \
 	  -timeout=20 build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found
 
@@ -55,7 +56,7 @@ check-fuzz:
 	    build/fuzz/corpus build/fuzz/seeds 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
 	  $(MAKE) -s build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp && \
 	  build/fuzz/fuzz_reader -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65536 -timeout=10 \
-	    build/fuzz/corpus-reader build/fuzz/seeds-reader 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
+	    build/fuzz/corpus-reader build/fuzz/seeds-reader tests/fuzz/reader-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
 	  $(MAKE) -s build/fuzz/fuzz_live build/fuzz/seeds-live.stamp && \
 	  build/fuzz/fuzz_live -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65537 -timeout=20 \
 	    build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi

@@ -1,8 +1,9 @@
 /*
  * fuzz_reader.c: libFuzzer over reader.c (the scan, the single pass, the
  * two passes, seeking), on the input as a file.  Beyond not crashing: what
- * it gives lies within the file, in (time, offset) order, and a seek to the
- * middle event goes on with the same events.
+ * it gives lies within the file, in (time, offset) order, is every event
+ * the decoder gives before an error, and a seek to the middle event goes on
+ * with the same events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,31 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 #define FUZZ_KEEP	4096
+
+/* The events the decoder gives from the start, in one piece, up to the
+ * first error or second header: what the reader must give them all of. */
+static uint64_t
+stream_events(const uint8_t *data, size_t size)
+{
+	struct proto_dec	*d;
+	struct proto_ev		 ev;
+	enum proto_res		 r;
+	uint64_t		 n = 0;
+	int			 headers = 0;
+
+	if ((d = proto_dec_new(size + 16)) == NULL)
+		abort();
+	proto_dec_feed(d, data, size);
+	while ((r = proto_dec_next(d, &ev)) != PROTO_AGAIN) {
+		if (r == PROTO_ERROR || (r == PROTO_HEADER && ++headers > 1))
+			break;
+		if (r == PROTO_SKIP && headers > 0)
+			break;
+		n += r == PROTO_EVENT;
+	}
+	proto_dec_free(d);
+	return n;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -47,6 +73,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					keys[n][1] = ev[j].off;
 				}
 			}
+		/* Every event before the first error, bad input or not. */
+		if (n != stream_events(data, size))
+			abort();
 		if (reader_error(r) == NULL && n > 0 && n <= FUZZ_KEEP) {
 			mid = n / 2;
 			if (reader_seek(r, keys[mid][0], keys[mid][1]) != 0)
