@@ -626,6 +626,11 @@ redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
 		spill_commit(r->sp, upto);
 		return;
 	}
+	/* Late events wait for a correction: the files it will read from
+	 * the oldest checkpoint on stay until it runs, over the bound. */
+	if (r->state == REDO_IDLE && model_late_peek(r->m) &&
+	    (i = redo_oldest(r)) >= 0)
+		spill_pin(r->sp, ckpt_at(r->ck, i)->time);
 	if (spill_commit(r->sp, upto) != 0) {
 		r->st.error = spill_error(r->sp);
 		redo_give_up(r, NULL);

@@ -25,7 +25,8 @@ build/fuzz/seeds-reader.stamp: $(FUZZ_SEEDS)
 	  cp $$f build/fuzz/seeds-reader/; done; true
 	@touch $@
 
-# fuzz_live: a byte (the reads' sizes), then a file's first 64 KiB.
+# fuzz_live: a byte (the reads' sizes), then a file's first 64 KiB; inputs
+# up to 256 KiB reach past the history's bound (256 KiB, files of 64).
 build/fuzz/seeds-live.stamp: $(FUZZ_SEEDS)
 	@mkdir -p build/fuzz/seeds-live build/fuzz/corpus-live
 	@i=0; for f in $(FUZZ_SEEDS); do i=$$((i + 1)); \
@@ -46,7 +47,7 @@ fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_reader build/
 	  -timeout=10 build/fuzz/corpus build/fuzz/seeds
 	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	  -timeout=10 build/fuzz/corpus-reader build/fuzz/seeds-reader tests/fuzz/reader-found
-	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=65537 \
+	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=262145 \
 	  -timeout=20 build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found
 
 check-fuzz:
@@ -58,7 +59,7 @@ check-fuzz:
 	  build/fuzz/fuzz_reader -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65536 -timeout=10 \
 	    build/fuzz/corpus-reader build/fuzz/seeds-reader tests/fuzz/reader-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
 	  $(MAKE) -s build/fuzz/fuzz_live build/fuzz/seeds-live.stamp && \
-	  build/fuzz/fuzz_live -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65537 -timeout=20 \
+	  build/fuzz/fuzz_live -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=262145 -timeout=20 \
 	    build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi
 
 CHECKS += check-fuzz
