@@ -3,7 +3,7 @@
 # found that failed once are kept in tests/fuzz/*-found and run each time.  `make fuzz` runs FUZZ_SECONDS; `make check`
 # replays the seeds and fuzzes briefly (FUZZ_CHECK_SECONDS).
 FUZZ_SECONDS ?= 120
-FUZZ_CHECK_SECONDS ?= 10
+FUZZ_CHECK_SECONDS ?= 7
 FUZZ_SEEDS = $(wildcard $(CORPUS)/*.eventlog) $(wildcard tests/fixtures/*.eventlog)
 
 build/fuzz/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRC)
