@@ -1,7 +1,9 @@
-# libFuzzer over the decoder, over reader.c's module (fuzz_reader), and
-# over a live source's history and corrections (fuzz_live).  Inputs they
-# found that failed once are kept in tests/fuzz/*-found and run each time.  `make fuzz` runs FUZZ_SECONDS; `make check`
-# replays the seeds and fuzzes briefly (FUZZ_CHECK_SECONDS).
+# libFuzzer over the decoder, over reader.c's module (fuzz_reader), over
+# a live source's history and corrections (fuzz_live), and over what is
+# drawn, exported and scraped from any model (fuzz_ui).  Inputs they found
+# that failed once are kept in tests/fuzz/*-found and run each time.
+# `make fuzz` runs FUZZ_SECONDS; `make check` replays the seeds and fuzzes
+# briefly (FUZZ_CHECK_SECONDS).
 FUZZ_SECONDS ?= 120
 FUZZ_CHECK_SECONDS ?= 7
 FUZZ_SEEDS = $(wildcard $(CORPUS)/*.eventlog) $(wildcard tests/fixtures/*.eventlog)
@@ -14,9 +16,29 @@ build/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(READER_SRC) $(READER_HDR) $(P
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(filter %.c,$^)
 
-build/fuzz/fuzz_live: tests/fuzz/fuzz_live.c $(CORE_SRC) $(wildcard src/*/*.h proto/*.h)
+# fuzz_live and fuzz_ui share the sources compiled once for fuzzing (as an
+# archive: only what each uses is linked; the loop and the terminal are not).
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_SRC := $(CORE_SRC) $(filter-out ui/ui.c,$(UI_SRC))
+FUZZ_LIB := build/fuzz/libfuzzcore.a
+
+build/fuzz/o/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(filter %.c,$^) -lm -pthread
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIB): $(patsubst %.c,build/fuzz/o/%.o,$(FUZZ_LIB_SRC))
+	rm -f $@
+	$(AR) qcs $@ $^
+
+-include $(wildcard build/fuzz/o/*/*.d build/fuzz/o/*/*/*.d)
+
+build/fuzz/fuzz_live: tests/fuzz/fuzz_live.c $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm -pthread
+
+build/fuzz/fuzz_ui: tests/fuzz/fuzz_ui.c $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm -pthread
 
 # Whole files for fuzz_reader, but for the largest.
 build/fuzz/seeds-reader.stamp: $(FUZZ_SEEDS)
@@ -34,6 +56,18 @@ build/fuzz/seeds-live.stamp: $(FUZZ_SEEDS)
 	  > build/fuzz/seeds-live/$$(basename $$f); done
 	@touch $@
 
+# fuzz_ui: a byte (how many keys; bit 5: events through the reorder
+# buffer), the keys, then a file's first 64 KiB.
+build/fuzz/seeds-ui.stamp: $(FUZZ_SEEDS)
+	@mkdir -p build/fuzz/seeds-ui build/fuzz/corpus-ui
+	@i=0; for f in $(FUZZ_SEEDS); do i=$$((i + 1)); n=$$((i * 5 % 24)); \
+	  { printf "\\$$(printf %03o $$((n | (i & 1) << 5)))"; \
+	    j=0; while [ $$j -lt $$n ]; do \
+	      printf "\\$$(printf %03o $$(((i * 37 + j * 53) % 256)))"; \
+	      j=$$((j + 1)); done; \
+	    head -c 65536 $$f; } > build/fuzz/seeds-ui/$$(basename $$f); done
+	@touch $@
+
 build/fuzz/seeds.stamp: $(FUZZ_SEEDS)
 	@mkdir -p build/fuzz/seeds build/fuzz/corpus
 	@for f in $(FUZZ_SEEDS); do b=$$(basename $$f); \
@@ -42,13 +76,15 @@ build/fuzz/seeds.stamp: $(FUZZ_SEEDS)
 	@touch $@
 
 fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp \
-    build/fuzz/fuzz_live build/fuzz/seeds-live.stamp
+    build/fuzz/fuzz_live build/fuzz/seeds-live.stamp build/fuzz/fuzz_ui build/fuzz/seeds-ui.stamp
 	build/fuzz/fuzz_proto -max_total_time=$(FUZZ_SECONDS) -max_len=32768 \
 	  -timeout=10 build/fuzz/corpus build/fuzz/seeds
 	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	  -timeout=10 build/fuzz/corpus-reader build/fuzz/seeds-reader tests/fuzz/reader-found
 	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=262145 \
 	  -timeout=20 build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found
+	build/fuzz/fuzz_ui -max_total_time=$(FUZZ_SECONDS) -max_len=70000 \
+	  -timeout=20 build/fuzz/corpus-ui build/fuzz/seeds-ui
 
 check-fuzz:
 	@if ! command -v clang >/dev/null 2>&1; then echo "SKIPPED: fuzz: clang not installed"; else \
@@ -60,7 +96,10 @@ check-fuzz:
 	    build/fuzz/corpus-reader build/fuzz/seeds-reader tests/fuzz/reader-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
 	  $(MAKE) -s build/fuzz/fuzz_live build/fuzz/seeds-live.stamp && \
 	  build/fuzz/fuzz_live -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=262145 -timeout=20 \
-	    build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi
+	    build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
+	  $(MAKE) -s build/fuzz/fuzz_ui build/fuzz/seeds-ui.stamp && \
+	  build/fuzz/fuzz_ui -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=70000 -timeout=20 \
+	    build/fuzz/corpus-ui build/fuzz/seeds-ui 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi
 
 CHECKS += check-fuzz
 .PHONY: fuzz check-fuzz
