@@ -32,13 +32,13 @@ $(FUZZ_LIB): $(patsubst %.c,build/fuzz/o/%.o,$(FUZZ_LIB_SRC))
 
 -include $(wildcard build/fuzz/o/*/*.d build/fuzz/o/*/*/*.d)
 
-build/fuzz/fuzz_live: tests/fuzz/fuzz_live.c $(FUZZ_LIB)
+build/fuzz/fuzz_live: tests/fuzz/fuzz_live.c tests/fuzz/fuzz-live.h $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm -pthread
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(filter-out %.h,$^) -lm -pthread
 
-build/fuzz/fuzz_ui: tests/fuzz/fuzz_ui.c $(FUZZ_LIB)
+build/fuzz/fuzz_ui: tests/fuzz/fuzz_ui.c tests/fuzz/fuzz-live.h $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm -pthread
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(filter-out %.h,$^) -lm -pthread
 
 # Whole files for fuzz_reader, but for the largest.
 build/fuzz/seeds-reader.stamp: $(FUZZ_SEEDS)
@@ -57,14 +57,17 @@ build/fuzz/seeds-live.stamp: $(FUZZ_SEEDS)
 	@touch $@
 
 # fuzz_ui: a byte (how many keys; bit 5: events through the reorder
-# buffer), the keys, then a file's first 64 KiB.
+# buffer; bit 7: a live source), the keys, for a live source a byte (the
+# reads' sizes), then a file's first 64 KiB.
 build/fuzz/seeds-ui.stamp: $(FUZZ_SEEDS)
 	@mkdir -p build/fuzz/seeds-ui build/fuzz/corpus-ui
 	@i=0; for f in $(FUZZ_SEEDS); do i=$$((i + 1)); n=$$((i * 5 % 24)); \
-	  { printf "\\$$(printf %03o $$((n | (i & 1) << 5)))"; \
+	  live=$$((i % 3 == 2)); \
+	  { printf "\\$$(printf %03o $$((n | (i % 3 == 1) << 5 | live << 7)))"; \
 	    j=0; while [ $$j -lt $$n ]; do \
 	      printf "\\$$(printf %03o $$(((i * 37 + j * 53) % 256)))"; \
 	      j=$$((j + 1)); done; \
+	    [ $$live = 1 ] && printf "\\$$(printf %03o $$((i * 7 % 17)))"; \
 	    head -c 65536 $$f; } > build/fuzz/seeds-ui/$$(basename $$f); done
 	@touch $@
 

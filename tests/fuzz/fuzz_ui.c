@@ -1,14 +1,18 @@
 /*
  * fuzz_ui.c: libFuzzer over what is drawn.  The input's first byte says
- * how many keys follow and how the model takes its events; the keys come
- * next, then an eventlog.  Its events, in the order they decode, go to a
- * model and the timeline's summary, and its bytes to a file the raw
- * events pane and the timeline's zoom read; then every pane is drawn at
- * a few sizes, Unicode and ASCII, with the keys pressed between frames
- * and the panes' work (a search) run; the profiles are exported and the
- * metrics written (to /dev/null).  Beyond not crashing (ASan, UBSan): a
- * frame is UTF-8 without control characters (fuzz_check()), ASCII when
- * the terminal is.
+ * how many keys follow (bits 0-4), whether the model reorders what it is
+ * given (bit 5), which metrics format is written (bit 6), and whether the
+ * log is a file replayed or a live source's bytes (bit 7); the keys come
+ * next, then for a live source a byte that picks the reads' sizes, then
+ * an eventlog.  A file's events, in the order they decode, go to a model
+ * and the timeline's summary, its bytes to a file the raw events pane and
+ * the timeline's zoom read; a live source's take loop.c's path
+ * (fuzz-live.h: the history, corrections) and the raw events pane reads
+ * the history.  Then every pane is drawn at a few sizes, Unicode and
+ * ASCII, with the keys pressed between frames and the panes' work (a
+ * search) run; the profiles are exported and the metrics written (to
+ * /dev/null).  Beyond not crashing (ASan, UBSan): a frame is UTF-8
+ * without control characters (fuzz_check()), ASCII when the terminal is.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,9 +21,8 @@
 #include <unistd.h>
 
 #include "ui.h"
-#include "model/model.h"
+#include "fuzz-live.h"
 #include "serve/serve.h"
-#include "time/tl.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -158,6 +161,33 @@ fuzz_frame(struct view *v, const struct model *m,
 	fuzz_check((const unsigned char *)buf, ascii);
 }
 
+/* The status loop.c gives for a live source with a history. */
+static void
+fuzz_status_live(struct evtop_status *st, struct live *l)
+{
+	struct redo_stats	rs;
+
+	redo_stats(l->r, &rs);
+	st->source = "unix:/fuzz";
+	st->kind = EVTOP_SRC_UNIX;
+	st->conn = EVTOP_CONN_OPEN;
+	st->seekable = rs.on;
+	st->pass = 1;
+	st->file_time = rs.viewing ? rs.view_ns : l->m->now;
+	st->file_first = st->history_first = rs.first;
+	st->file_last = st->history_last = rs.last;
+	st->history = rs.on;
+	st->history_bytes = rs.bytes;
+	st->corrections = rs.corrections;
+	st->corrected_ns = rs.back_ns;
+	st->corrected_at = rs.corrected_at != 0 ? st->wall_ns - 1 : 0;
+	st->correcting = rs.busy;
+	st->spill = redo_spill(l->r);
+	st->history_error = rs.error;
+	st->lag_known = l->m->prog.has_wall;
+	st->lag_ns = 150000000;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -167,50 +197,59 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct evtop_status	 st;
 	struct evtop_cmd	 cmd;
 	struct keys_key		 k;
+	struct live		 l;
 	struct model		*m;
 	struct view		*v;
 	struct tl		*tl;
+	const uint8_t		*log;
 	FILE			*f;
-	size_t			 nkeys, i, z;
-	int			 fd, work;
+	size_t			 nkeys, i, z, nlog;
+	int			 fd, work, live;
 
 	if (size < 1)
 		return 0;
+	live = data[0] >> 7;
 	nkeys = data[0] & 31;
-	if (nkeys > size - 1)
-		nkeys = size - 1;
+	if (nkeys + live > size - 1)
+		return 0;
+	log = data + 1 + nkeys + live;
+	nlog = size - 1 - nkeys - live;
 	if (path[0] == '\0') {
 		snprintf(path, sizeof path, "/tmp/fuzz_ui.%d.eventlog",
 		    (int)getpid());
 		setenv("TERM", "xterm-256color", 0);
 	}
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0)
+	if ((tl = tl_new()) == NULL)
 		abort();
-	if (write(fd, data + 1 + nkeys, size - 1 - nkeys) !=
-	    (ssize_t)(size - 1 - nkeys))
-		abort();
-	close(fd);
-
-	if ((m = model_new()) == NULL || (tl = tl_new()) == NULL)
-		abort();
-	/* A replay's model, or a live source's (events reordered). */
-	if (!(data[0] & 0x20))
-		model_set_reorder(m, 0, 0);
-	fuzz_feed(m, tl, data + 1 + nkeys, size - 1 - nkeys);
-
 	memset(&st, 0, sizeof st);
-	st.source = path;
-	st.kind = EVTOP_SRC_FILE;
-	st.conn = EVTOP_CONN_DONE;
 	st.speed = 1;
 	st.wall_ns = 1700000000ULL * 1000000000ULL;
 	st.timeline = tl;
+	if (live) {
+		live_run(&l, data[1 + nkeys], log, nlog, tl);
+		m = l.m;
+		fuzz_status_live(&st, &l);
+	} else {
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 ||
+		    write(fd, log, nlog) != (ssize_t)nlog)
+			abort();
+		close(fd);
+		if ((m = model_new()) == NULL)
+			abort();
+		/* A replay's model, or a live source's (events reordered). */
+		if (!(data[0] & 0x20))
+			model_set_reorder(m, 0, 0);
+		fuzz_feed(m, tl, log, nlog);
+		st.source = path;
+		st.kind = EVTOP_SRC_FILE;
+		st.conn = EVTOP_CONN_DONE;
+	}
 
 	for (z = 0; z <= VIEW_NPANES; z++) {
-		if ((v = view_new(EVTOP_SRC_FILE)) == NULL)
+		if ((v = view_new(st.kind)) == NULL)
 			abort();
 		if (z > 0) {
-			k = fuzz_key((uint8_t)('0' + z));
+			memset(&k, 0, sizeof k);
 			k.kind = KEYS_CHAR;
 			k.code = '0' + (int)z;
 			k.utf8[0] = (char)k.code;
@@ -240,7 +279,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 	}
 	tl_free(tl);
-	model_free(m);
-	unlink(path);
+	if (live)
+		live_free(&l);
+	else {
+		model_free(m);
+		unlink(path);
+	}
 	return 0;
 }
