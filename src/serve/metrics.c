@@ -53,28 +53,40 @@ fam(struct mw *w, const char *name, enum mtype t, const char *help)
 	    name, suffix, type);
 }
 
-/* k="v" appended to a label list, v escaped as the format wants. */
+/*
+ * k="v" appended to a label list, v as the format wants it: UTF-8 (a
+ * byte that is not becomes U+FFFD), with \, " and newline escaped.  What
+ * does not fit whole is left out: a value is cut between characters, and
+ * a label without room for its name is not begun.
+ */
 static void
 lbl(char *buf, size_t size, const char *k, const char *v)
 {
-	size_t	n = strlen(buf);
+	size_t		n = strlen(buf), vn = strlen(v), i = 0, e;
+	uint32_t	c;
+	char		t[4];
+	int		w;
 
-	if (n + 1 >= size)
+	w = snprintf(buf + n, size - n, "%s%s=\"", n > 0 ? "," : "", k);
+	if (w < 0 || (size_t)w + 2 > size - n) {	/* with its '"' */
+		buf[n] = '\0';
 		return;
-	n += (size_t)snprintf(buf + n, size - n, "%s%s=\"", n > 0 ? "," :
-	    "", k);
-	for (; *v != '\0' && n + 3 < size; v++) {
-		if (*v == '\\' || *v == '"') {
-			buf[n++] = '\\';
-			buf[n++] = *v;
-		} else if (*v == '\n') {
-			buf[n++] = '\\';
-			buf[n++] = 'n';
-		} else
-			buf[n++] = *v;
 	}
-	if (n + 1 < size)
-		buf[n++] = '"';
+	n += (size_t)w;
+	while (i < vn) {
+		i += proto_utf8_next(v + i, vn - i, &c);
+		if (c == '\\' || c == '"' || c == '\n') {
+			t[0] = '\\';
+			t[1] = c == '\n' ? 'n' : (char)c;
+			e = 2;
+		} else
+			e = proto_utf8_put(c, t);
+		if (n + e + 2 > size)
+			break;
+		memcpy(buf + n, t, e);
+		n += e;
+	}
+	buf[n++] = '"';
 	buf[n] = '\0';
 }
 
@@ -351,7 +363,8 @@ metrics_evtop(struct mw *w, const struct model *m,
     const struct evtop_status *st)
 {
 	const struct model_prog	*g = &m->prog;
-	char			 l[1024], pid[16];
+	/* The source whole: a path, each byte U+FFFD at worst. */
+	char			 l[3 * 4096 + 64], pid[16];
 
 	fam(w, "ghc_program", M_INFO, "The program: its RTS and pid.");
 	l[0] = '\0';

@@ -53,6 +53,7 @@ QUICK = [
     (("src/time/redo.c",), ["check-events-thread", "check-events"]),
     (("src/time/",), ["check-travel", "check-golden"]),
     (("ui/",), ["check-ui"]),
+    (("src/serve/metrics.c",), ["check-serve-metrics"]),
 ]
 QUICK_TIMEOUT = 300
 FULL_TIMEOUT = 1500

@@ -55,7 +55,7 @@ class Server:
 
     def __init__(self, args, tmp):
         self.out = open(os.path.join(tmp, "out"), "w+")
-        self.err = open(os.path.join(tmp, "err"), "w+")
+        self.err = open(os.path.join(tmp, "err"), "w+", errors="replace")
         self.p = subprocess.Popen([EVTOP] + args, stdout=self.out,
                                   stderr=self.err)
         self.addr = None
@@ -359,6 +359,50 @@ def check_http(fix, tmp):
        "--metrics on an address not ours: fails at once", r.stderr)
 
 
+def check_source_label(fix, tmp, promtool):
+    """A source whose path is long (over 1 KiB) and odd (UTF-8, quotes, a
+    backslash, a newline, a byte that is not UTF-8): its label is the path
+    whole, escaped, the byte as U+FFFD, and the labels after it are there."""
+    parts = [b"\xc3\xa9\xe4\xb8\xad", b'q"uo\\te', b"new\nline", b"bad\xffbyte"]
+    parts += [b"d" * 200] * 6
+    d = os.path.join(tmp.encode(), *parts)
+    os.makedirs(d)
+    path = os.path.join(d, b"x.eventlog")
+    shutil.copyfile(fix, path)
+    srv = Server(["--batch", "--json", "--metrics", "127.0.0.1:0",
+                  os.fsdecode(path)], tmp)
+    if not ok(srv.addr is not None, "a long, odd source path: evtop listens"):
+        srv.stop()
+        return
+    srv.wait_json()
+    st, _, body = get(srv.addr)
+    raw = http(srv.addr, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    raw = raw.partition(b"\r\n\r\n")[2]
+    srv.stop()
+    try:
+        raw.decode("utf-8")
+        utf8 = True
+    except UnicodeDecodeError as e:
+        utf8 = e
+    ok(utf8 is True, "that scrape is UTF-8", utf8)
+    line = [l for l in body.splitlines()
+            if l.startswith("evtop_source_info{")]
+    labels = dict(LABEL.findall(line[0])) if line else {}
+    got = re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else
+                 m.group(1), labels.get("source", ""))
+    want = path.decode("utf-8", "replace")
+    ok(st == 200 and len(path) > 1024 and got == want and
+       labels.get("kind") == "file", "a source path of %d bytes: its label "
+       "whole, escaped, the stray byte U+FFFD, kind after it" % len(path),
+       f"{line[:1]}")
+    if promtool:
+        r = subprocess.run([promtool, "check", "metrics"], input=raw,
+                           capture_output=True)
+        ok(r.returncode == 0 and r.stdout.strip() == b"" and
+           r.stderr.strip() == b"", "that scrape: promtool check metrics",
+           (r.stdout + r.stderr).decode("utf-8", "replace"))
+
+
 def main():
     promtool = shutil.which("promtool")
     if not promtool:
@@ -373,6 +417,9 @@ def main():
         d = os.path.join(tmp, "http")
         os.mkdir(d)
         check_http(FIXTURES[0], d)
+        d = os.path.join(tmp, "source")
+        os.mkdir(d)
+        check_source_label(FIXTURES[0], d, promtool)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"1..{n}")
