@@ -610,6 +610,7 @@ relay_scan(struct relay *rl, struct relay_client *c)
 	static const uint8_t	 magic[4] = { 0xf0, 0x9e, 0x97, 0x8c };
 	size_t			 at, need, len;
 	struct evtop_cmd	*cmd;
+	char			 ns[3 * 255 + 1];	/* U+FFFD a byte */
 
 	for (;;) {
 		for (at = 0; at < c->nin; at++) {
@@ -632,11 +633,14 @@ relay_scan(struct relay *rl, struct relay_client *c)
 		need = 6 + (size_t)c->in[5] + 1;
 		if (c->nin < need)
 			return;
+		/* The client's bytes go to a terminal (the note on stderr):
+		 * its escape sequences do not. */
+		ns[proto_sanitize((const char *)c->in + 6, c->in[5], ns,
+		    sizeof ns - 1)] = '\0';
 		if (rl->opts->serve_readonly || rl->ncmds == RELAY_NCMD) {
 			rl->st.refused++;
 			relay_note_add(rl, "relay: client %u: control command "
-			    "%.*s:%u refused (%s)", c->id, (int)c->in[5],
-			    (const char *)c->in + 6, c->in[need - 1],
+			    "%s:%u refused (%s)", c->id, ns, c->in[need - 1],
 			    rl->opts->serve_readonly ? "--serve-readonly" :
 			    "too many at once");
 		} else {
@@ -646,7 +650,7 @@ relay_scan(struct relay *rl, struct relay_client *c)
 			cmd->id = c->in[need - 1];
 			rl->st.commands++;
 			relay_note_add(rl, "relay: client %u: control command "
-			    "%s:%u forwarded", c->id, cmd->ns, cmd->id);
+			    "%s:%u forwarded", c->id, ns, cmd->id);
 		}
 		memmove(c->in, c->in + need, c->nin - need);
 		c->nin -= need;

@@ -227,8 +227,11 @@ commands() {
 	rp=$!
 	PIDS+=($rp)
 	ok "cmd$ro: listening" wait_for $d/src.err "relay: listening on" 5
+	# Read-only, a namespace with an escape sequence and a newline too:
+	# the relaying evtop's note (stderr, log) has neither.
 	"$EVTOP" --batch --json --once --unix $d/r.sock \
-	    --send eventlog-socket:5 --send sockprog:1 >$d/c.json 2>$d/c.err &
+	    --send eventlog-socket:5 --send sockprog:1 \
+	    ${ro:+--send $'x\033[31m\nz:9'} >$d/c.json 2>$d/c.err &
 	c=$!
 	PIDS+=($c)
 	ok "cmd$ro: the client waits" wait_for $d/log "waits for a session" 10
@@ -258,6 +261,10 @@ commands() {
 		    $d/log
 		ok "cmd-ro: the program got no command" test "$("$EVTOP" \
 		    show $d/rec.eventlog | grep -c "sockprog: command")" = 0
+		ok "cmd-ro: a client's escape sequence: not on stderr, nor in the log" \
+		    test "$(cat $d/src.err $d/log | tr -dc '\033' | wc -c)" = 0
+		ok "cmd-ro: its namespace said, controls as '.'" grep -q \
+		    "control command x.\[31m.z:9 refused" $d/src.err
 	fi
 }
 
