@@ -5,7 +5,8 @@
  * GHC's .hp text (hp2ps, eventlog2html).  --folded, --speedscope and --hp
  * write the whole run when evtop or its source ends; the TUI's export key
  * writes the window on screen.  Every file is written beside its name and
- * renamed into place, so that a reader never sees half of one.
+ * renamed into place, so that a reader never sees half of one; what is
+ * not a regular file (a FIFO, a device) is written in place.
  *
  * Frames are named as the cost-centre pane names them (Module.label),
  * bands as the heap pane does, through export_band_name().
@@ -531,9 +532,10 @@ static int
 export_file(const struct model *m, enum export_kind k, int win,
     uint64_t wall_ns, const char *title, const char *path, char **cause)
 {
-	char	*tmp;
-	FILE	*f;
-	int	 fd, err = 0;
+	struct stat	 sb;
+	char		*tmp;
+	FILE		*f;
+	int		 fd, err = 0;
 
 	if (strcmp(path, "-") == 0) {
 		export_write(m, k, win, wall_ns, title, stdout);
@@ -544,6 +546,25 @@ export_file(const struct model *m, enum export_kind k, int win,
 			return -1;
 		}
 		return 0;
+	}
+	/* A device, a FIFO, /dev/stdout, a shell's >(...): written in place.
+	 * A temporary file renamed over it would replace it (or could not
+	 * be made beside it). */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		if ((f = fopen(path, "w")) == NULL) {
+			err = errno;
+			tmp = NULL;
+			goto fail;
+		}
+		export_write(m, k, win, wall_ns, title, f);
+		if (fflush(f) != 0 || ferror(f))
+			err = errno != 0 ? errno : EIO;
+		if (fclose(f) != 0 && err == 0)
+			err = errno;
+		if (err == 0)
+			return 0;
+		tmp = NULL;
+		goto fail;
 	}
 	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) {
 		*cause = NULL;

@@ -61,6 +61,27 @@ $EVTOP --batch --folded $T/live.folded - <$FIX/prof.eventlog >/dev/null 2>&1
 ok "folded from stdin (a live source) = from the file" cmp $T/live.folded $T/prof.folded
 ok "two exports to stdout refused" eval \
     "! $EVTOP --batch --folded - --hp - $FIX/prof.eventlog 2>/dev/null"
+# A path that is not a regular file is written in place: a FIFO (a
+# shell's >(...), /dev/stdout) is read whole and stays a FIFO; a device
+# node stays a device (a file renamed over /dev/null replaced it).
+mkfifo $T/fifo
+timeout 20 cat $T/fifo >$T/fifo.out &
+$EVTOP --batch --folded $T/fifo $FIX/prof.eventlog >/dev/null
+wait $!
+ok "folded into a FIFO: the same lines; the FIFO stays one" eval \
+    "cmp $T/fifo.out $T/prof.folded && [ -p $T/fifo ]"
+if mknod $T/null c 1 3 2>/dev/null; then
+	$EVTOP --batch --folded $T/null --hp $T/null $FIX/prof.eventlog >/dev/null
+	rc=$?
+	ok "folded and hp into a device node: written, it stays a device" \
+	    eval "[ $rc = 0 ] && [ -c $T/null ] && [ $(ls $T | grep -c tmp) = 0 ]"
+else
+	echo "# SKIPPED: a device node (mknod needs root)"
+fi
+$EVTOP --batch --folded $T $FIX/prof.eventlog >/dev/null 2>$T/dir.err
+rc=$?
+ok "into a directory: refused, said" eval \
+    "[ $rc != 0 ] && grep -q 'Is a directory' $T/dir.err"
 
 # ---------------------------------------------------------------------
 # speedscope: the values, then the schema, then speedscope itself.
