@@ -255,6 +255,9 @@ struct reorder {
 	uint64_t	 defer_time, defer_off;
 	int		 deferred;
 	uint64_t	 late_time, late_off;
+	/* Told of a late global event applied in place (model_late_aside). */
+	model_aside_fn	*aside;
+	void		*aside_arg;
 };
 
 struct model_priv {

@@ -16,9 +16,12 @@
  *
  * With no event late, the order is exactly the stable time order that
  * reader_next() gives for a file.  An event older than one already released
- * is applied at once and counted as late, unless the owner keeps the
- * stream and puts such events in their place itself (src/time/redo.c):
- * then it is only noted (model_late_take()).  The owner may also release
+ * is applied at once and counted as late, unless what it does does not
+ * depend on where it goes (model_late_global(): then it is applied as in
+ * time order, not late), or the owner keeps the stream and puts such
+ * events in their place itself (src/time/redo.c): then it is only noted
+ * (model_late_take()); the owner is told of those applied at once
+ * (model_late_aside()).  The owner may also release
  * what it knows to be in order before the window (model_reorder_horizon:
  * bytes that came a while ago), and drop what is held after taking the
  * model back to a checkpoint.  Block markers are held like the events, so
@@ -172,6 +175,19 @@ reorder_defer(struct reorder *ro, const struct proto_ev *ev)
 	return 1;
 }
 
+/* A late event applied where it arrives, counted late: the owner of a
+ * history is told (model_late_aside()), to apply it again after going
+ * back to a checkpoint older than its coming. */
+static void
+reorder_late(struct model *m, struct reorder *ro, const struct proto_ev *ev)
+{
+	if (ev->kind != PROTO_BLOCK_MARKER)
+		m->totals.late++;	/* (a marker only counts) */
+	if (ro->defer && ro->aside != NULL)
+		(void)ro->aside(ro->aside_arg, ev);
+	ro->apply(m, ev);
+}
+
 /* Release the oldest held event into the model. */
 static void
 release_one(struct model *m)
@@ -223,12 +239,10 @@ release_one(struct model *m)
 	if (!ro->any_released || ev.time >= ro->released) {
 		ro->released = ev.time;
 		ro->released_off = ev.off;
-	} else if (reorder_defer(ro, &ev))
-		return;
-	else if (ev.kind != PROTO_BLOCK_MARKER)
-		m->totals.late++;	/* overtaken by an early release */
-	ro->any_released = 1;
-	m->p->ro.apply(m, &ev);
+		ro->any_released = 1;
+		ro->apply(m, &ev);
+	} else if (!model_late_global(m, &ev) && !reorder_defer(ro, &ev))
+		reorder_late(m, ro, &ev);	/* overtaken by an early release */
 }
 
 void
@@ -350,11 +364,8 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	int		 qi, st, where = PLACE_TAIL;
 
 	if (ro->any_released && ev->time < ro->released) {
-		if (reorder_defer(ro, ev))
-			return;
-		if (ev->kind != PROTO_BLOCK_MARKER)
-			m->totals.late++;	/* (a marker only counts) */
-		ro->apply(m, ev);
+		if (!model_late_global(m, ev) && !reorder_defer(ro, ev))
+			reorder_late(m, ro, ev);
 		return;
 	}
 	if (need > RCHUNK_BYTES) {

@@ -552,6 +552,115 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 		apply_one(m, m->p, m->tag_count, ev, 1);
 }
 
+/*
+ * The events that may go anywhere: global ones (no capability) of the
+ * kinds GHC 9.0 sends at exit with the times of the start (capability
+ * sets, tasks, the program's identity), and block markers.
+ */
+int
+model_late_global_kind(const struct proto_ev *ev)
+{
+	if (ev->kind == PROTO_BLOCK_MARKER)
+		return 1;
+	if (ev->cap >= 0)
+		return 0;
+	switch (ev->kind) {
+	case PROTO_CAPSET_CREATE:
+	case PROTO_CAPSET_DELETE:
+	case PROTO_CAPSET_ASSIGN_CAP:
+	case PROTO_CAPSET_REMOVE_CAP:
+	case PROTO_TASK_CREATE:
+	case PROTO_TASK_MIGRATE:
+	case PROTO_TASK_DELETE:
+	case PROTO_PROGRAM_ENV:
+	case PROTO_RTS_IDENTIFIER:
+	case PROTO_PROGRAM_ARGS:
+	case PROTO_OSPROCESS_PID:
+	case PROTO_OSPROCESS_PPID:
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_HEAP_INFO_GHC:
+	case PROTO_CAP_CREATE:
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether a late one does the same wherever it goes among those applied so
+ * far: what it sets is set once (the first of its kind); a capability it
+ * creates stays enabled (none disabled yet).  One session of one program
+ * only: what a new session or program decides depends on the order.
+ */
+static int
+late_global_ok(const struct model *m, const struct proto_ev *ev)
+{
+	const struct model_priv	*p = m->p;
+
+	if (!model_late_global_kind(ev))
+		return 0;
+	if (ev->kind == PROTO_BLOCK_MARKER)
+		return 1;
+	if (!p->started || p->sess_new || m->prog.sessions > 1 ||
+	    m->prog.resets > 0)
+		return 0;
+	switch (ev->kind) {
+	case PROTO_RTS_IDENTIFIER:
+	case PROTO_PROGRAM_ARGS:
+	case PROTO_OSPROCESS_PID:
+	case PROTO_OSPROCESS_PPID:
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_HEAP_INFO_GHC:
+		return m->tag_count[ev->tag] == 0;
+	case PROTO_CAP_CREATE:
+		return m->prog.caps_deleted == 0 && m->prog.caps_disabled == 0;
+	}
+	return 1;
+}
+
+/*
+ * A late event applied where it belongs, if late_global_ok(): 1.  As the
+ * time order would have: counted in its own slot (the slots are the
+ * totals' differences: now's is told it has it already), and since the
+ * reset only if not before it; the model's start is its first event.
+ */
+int
+model_late_global(struct model *m, const struct proto_ev *ev)
+{
+	struct model_priv	*p = m->p;
+	struct reorder		*ro = &p->ro;
+	uint64_t		 t = ev->time;
+
+	if (!late_global_ok(m, ev) ||
+	    (ro->aside != NULL && !ro->aside(ro->aside_arg, ev)))
+		return 0;
+	if (ev->kind == PROTO_BLOCK_MARKER) {
+		m->totals.blocks++;
+		return 1;
+	}
+	if (t < m->prog.start) {
+		if (m->reset_at == m->prog.start)
+			m->reset_at = t;
+		m->prog.start = t;
+	}
+	p->slot_events++;
+	p->slot_bytes += ev->size;
+	model_count_slot(m, MODEL_S_EVENTS, t, 1);
+	model_count_slot(m, MODEL_S_BYTES, t, ev->size);
+	if (t < m->reset_at) {
+		p->run_events++;
+		p->run_bytes += ev->size;
+	}
+	apply_one(m, p, m->tag_count, ev, 1);	/* (begin: not late) */
+	return 1;
+}
+
+void
+model_late_aside(struct model *m, model_aside_fn *fn, void *arg)
+{
+	m->p->ro.aside = fn;
+	m->p->ro.aside_arg = arg;
+}
+
 static size_t	apply_sorted(struct model *, const struct proto_ev *, size_t,
 		    uint64_t);
 static size_t	apply_sorted_p(struct model *, const struct proto_ev *const *,

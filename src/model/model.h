@@ -633,6 +633,14 @@ size_t		 model_apply_until(struct model *, const struct proto_ev *,
 size_t		 model_apply_sorted_p(struct model *,
 		     const struct proto_ev *const *, size_t, uint64_t);
 void		 model_late_defer(struct model *, int, uint64_t, uint64_t);
+/* A late global event whose effect does not depend on where it goes is
+ * applied where it belongs (model_late_global()); the owner of a live
+ * source's history is told first, to apply it again after going back to
+ * a checkpoint older than its coming (0 from it: deferred as any other). */
+typedef int	 model_aside_fn(void *, const struct proto_ev *);
+void		 model_late_aside(struct model *, model_aside_fn *, void *);
+int		 model_late_global(struct model *, const struct proto_ev *);
+int		 model_late_global_kind(const struct proto_ev *);
 int		 model_late_take(struct model *, uint64_t *, uint64_t *);
 int		 model_late_peek(const struct model *);
 void		 model_released(const struct model *, uint64_t *, uint64_t *);

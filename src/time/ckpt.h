@@ -15,6 +15,8 @@ struct model;
 struct ckpt_pos {
 	uint64_t	 time, off;	/* reader_tell() */
 	uint64_t	 events;	/* events read before */
+	uint64_t	 aside;		/* late events applied in place before
+					 * it (redo.c) */
 };
 
 struct ckpt;

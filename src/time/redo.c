@@ -21,7 +21,11 @@
  * to disk; redo_now() catches up from the newest checkpoint.
  *
  * Only events older than the history kept (the oldest usable checkpoint)
- * are applied where they arrive and counted late, as before.
+ * are applied where they arrive and counted late, as before; and those
+ * the model can apply where they arrive as the time order would have
+ * (model_late_global(): GHC 9.0's global events, sent at exit with the
+ * times of the start).  Both are kept aside, to be applied again when a
+ * later run goes back to a checkpoint taken before they came.
  *
  * A run reads the history on a thread of its own (feed.c, the spill's
  * cursor lent to it), as `--batch` reads a file: framing, merging and
@@ -50,6 +54,7 @@
 #define REDO_CKPT_NS	50000000ull	/* nor further apart in time */
 #define REDO_RECENT_NS	2000000000ull	/* where late events mostly go */
 #define REDO_Q_BYTES	(8u << 20)	/* events kept that came in a run */
+#define REDO_ASIDE_BYTES (1u << 20)	/* late events applied in place */
 /* Corrections start at most this often, or as often as the last took:
  * late blocks that keep coming (a source faster than real time) are put
  * back together, and correcting takes at most about half the time. */
@@ -109,6 +114,21 @@ struct redo {
 	size_t		 q_used;
 	int		 q_over;
 
+	/* Late events the model applied where they came (those that may
+	 * go anywhere, model_late_global(), and those older than the
+	 * history), in the order they came, numbered: after going back to a
+	 * checkpoint older than their coming, those older than its place
+	 * are applied again (the history from there does not hold them). */
+	uint8_t		*aq;
+	size_t		 aq_used;
+	uint64_t	 aside_n;	/* numbered so far */
+	int		 aside_again;	/* applying them again */
+	/* Those of the kinds that may go anywhere that came during a run
+	 * older than where it is: applied when it ends (or, if it starts
+	 * again, after its checkpoint), not a reason to go back for. */
+	uint8_t		*gq;
+	size_t		 gq_used;
+
 	struct redo_sample sample[REDO_SAMPLES];
 	int		 ns, s0;
 
@@ -119,6 +139,136 @@ struct redo {
 };
 
 static int	redo_hold(struct redo *, uint64_t);
+
+/* Room for need more bytes in a buffer of cap bytes (made when first
+ * needed): where they go, or NULL. */
+static void *
+redo_room(uint8_t **buf, size_t *used, size_t cap, size_t need)
+{
+	void	*at;
+
+	if (*buf == NULL && (*buf = malloc(cap)) == NULL)
+		return NULL;
+	if (*used + need > cap)
+		return NULL;
+	at = *buf + *used;
+	*used += need;
+	return at;
+}
+
+/* One of them: its number, then the event. */
+struct redo_aside {
+	uint64_t	 n;
+	struct proto_rec r;
+};
+#define REDO_ASIDE_SIZE(h)	REDO_QALIGN(sizeof *(h) + (h)->r.len)
+
+/* The model is about to apply a late event where it came: noted, or 0
+ * (no room: one that may go anywhere is deferred as any other; one older
+ * than the history is lost to a later correction that goes back past
+ * its coming). */
+static int
+redo_aside(void *arg, const struct proto_ev *ev)
+{
+	struct redo		*r = arg;
+	struct redo_aside	*h;
+	size_t			 need = REDO_QALIGN(sizeof *h + ev->len);
+
+	if (r->aside_again || !r->on)
+		return 1;
+	if ((h = redo_room(&r->aq, &r->aq_used, REDO_ASIDE_BYTES, need)) ==
+	    NULL)
+		return 0;
+	h->n = r->aside_n++;
+	proto_rec_put(&h->r, ev);
+	return 1;
+}
+
+/* Those no checkpoint kept lacks go. */
+static void
+redo_aside_prune(struct redo *r)
+{
+	const struct redo_aside	*h;
+	uint64_t		 min = r->aside_n;
+	size_t			 at = 0;
+	int			 i;
+
+	if (r->aq_used == 0)
+		return;
+	for (i = 0; i < ckpt_count(r->ck); i++)
+		if (ckpt_at(r->ck, i)->aside < min)
+			min = ckpt_at(r->ck, i)->aside;
+	while (at < r->aq_used) {
+		h = (const struct redo_aside *)(const void *)(r->aq + at);
+		if (h->n >= min)
+			break;
+		at += REDO_ASIDE_SIZE(h);
+	}
+	memmove(r->aq, r->aq + at, r->aq_used - at);
+	r->aq_used -= at;
+}
+
+/* An event of a kind that may go anywhere, come during a run: kept, or
+ * 0 (no room). */
+static int
+redo_keep_global(struct redo *r, const struct proto_ev *ev)
+{
+	struct proto_rec *h;
+	size_t		 need = REDO_QALIGN(sizeof *h + ev->len);
+
+	if ((h = redo_room(&r->gq, &r->gq_used, REDO_ASIDE_BYTES, need)) ==
+	    NULL)
+		return 0;
+	proto_rec_put(h, ev);
+	return 1;
+}
+
+/* Those kept, to the model: late, each goes in place (or is deferred as
+ * any other); with p, only those before its place, in place (the history
+ * from there has the others). */
+static void
+redo_give_global(struct redo *r, const struct ckpt_pos *p)
+{
+	const struct proto_rec	*h;
+	struct proto_ev		 ev;
+	size_t			 at;
+
+	for (at = 0; at < r->gq_used; at += REDO_QALIGN(sizeof *h + h->len)) {
+		h = (const struct proto_rec *)(const void *)(r->gq + at);
+		proto_rec_get(h, &ev);
+		if (p == NULL)
+			model_apply(r->m, &ev);
+		else if (ev.time < p->time || (ev.time == p->time &&
+		    ev.off < p->off)) {
+			if (!model_late_global(r->m, &ev))
+				model_apply(r->m, &ev);	/* (not expected) */
+		}
+	}
+	r->gq_used = 0;
+}
+
+/* Back at checkpoint p: those that came after it and belong before its
+ * place, applied again. */
+static void
+redo_aside_again(struct redo *r, const struct ckpt_pos *p)
+{
+	const struct redo_aside	*h;
+	struct proto_ev		 ev;
+	size_t			 at;
+
+	r->aside_again = 1;
+	for (at = 0; at < r->aq_used; at += REDO_ASIDE_SIZE(h)) {
+		h = (const struct redo_aside *)(const void *)(r->aq + at);
+		proto_rec_get(&h->r, &ev);
+		if (h->n < p->aside || ev.time > p->time ||
+		    (ev.time == p->time && ev.off >= p->off))
+			continue;
+		/* (Late again: counted, or in place as before.) */
+		if (!model_late_global(r->m, &ev))
+			model_apply(r->m, &ev);
+	}
+	r->aside_again = 0;
+}
 
 static size_t
 redo_fill(void *arg, const struct proto_ev **ev, size_t max, uint64_t slab,
@@ -193,6 +343,7 @@ redo_new(struct model *m, uint64_t max_bytes, uint64_t max_ns, char **cause)
 		redo_free(r);
 		return NULL;
 	}
+	model_late_aside(m, redo_aside, r);
 	ckpt_limit(r->ck, REDO_CKPTS);
 	ckpt_thin_old(r->ck);	/* late events are mostly recent */
 	r->ckpt_step = max_bytes / REDO_CKPTS;
@@ -208,6 +359,8 @@ redo_free(struct redo *r)
 	spill_free(r->sp);
 	ckpt_free(r->ck);
 	free(r->q);
+	free(r->aq);
+	free(r->gq);
 	free(r);
 }
 
@@ -251,6 +404,7 @@ redo_checkpoint(struct redo *r)
 
 	model_released(r->m, &pos.time, &pos.off);
 	pos.events = r->m->totals.events;
+	pos.aside = r->aside_n;
 	if (ckpt_save(r->ck, r->m, &pos) < 0) {
 		redo_give_up(r, "checkpoints could not be written");
 		return;
@@ -259,6 +413,7 @@ redo_checkpoint(struct redo *r)
 	r->ckpt_time = pos.time;
 	r->ckpt_wall = source_now();
 	r->ckpt_off = pos.off;
+	redo_aside_prune(r);
 }
 
 /* Time for a checkpoint: every REDO_EVERY events applied, or 50 ms of
@@ -302,6 +457,7 @@ redo_off(struct redo *r)
 	spill_reset(r->sp);
 	spill_pin(r->sp, UINT64_MAX);
 	ckpt_keep(r->ck, 0, 0);
+	r->aq_used = r->gq_used = 0;
 	model_late_defer(r->m, 0, 0, 0);
 }
 
@@ -339,6 +495,7 @@ redo_header(struct redo *r, const struct proto_dec *dec, uint64_t data)
 	if (r->state != REDO_IDLE)
 		redo_finish(r);
 	ckpt_keep(r->ck, 0, 0);
+	r->aq_used = r->gq_used = 0;
 	if (spill_session(r->sp, dec, data) != 0) {
 		r->st.error = spill_error(r->sp);
 		redo_off(r);
@@ -361,17 +518,11 @@ redo_keep(struct redo *r, const struct proto_ev *ev)
 
 	if (r->q_over)
 		return;
-	if (r->q == NULL && (r->q = malloc(REDO_Q_BYTES)) == NULL) {
+	if ((h = redo_room(&r->q, &r->q_used, REDO_Q_BYTES, need)) == NULL) {
 		r->q_over = 1;
 		return;
 	}
-	if (r->q_used + need > REDO_Q_BYTES) {
-		r->q_over = 1;
-		return;
-	}
-	h = (struct proto_rec *)(void *)(r->q + r->q_used);
 	proto_rec_put(h, ev);
-	r->q_used += need;
 }
 
 /* The events kept during the run, to the model as they came. */
@@ -388,6 +539,7 @@ redo_give_kept(struct redo *r)
 		model_apply(r->m, &ev);
 	}
 	r->q_used = 0;
+	redo_give_global(r, NULL);
 }
 
 /* An event decoded: 1 if the model is to have it now. */
@@ -403,6 +555,10 @@ redo_event(struct redo *r, const struct proto_ev *ev)
 		r->since_ckpt++;
 		return 1;
 	}
+	if (r->state == REDO_RUN && model_late_global_kind(ev) &&
+	    (ev->time < r->given_t || (ev->time == r->given_t &&
+	    ev->off < r->given_off)) && redo_keep_global(r, ev))
+		return 0;
 	if (!r->arr_any || ev->time < r->arr_t || (ev->time == r->arr_t &&
 	    ev->off < r->arr_off)) {
 		r->arr_t = ev->time;
@@ -445,6 +601,8 @@ redo_run(struct redo *r, uint64_t t, int fix)
 		ckpt_keep(r->ck, 0, i + 1);
 	p = ckpt_at(r->ck, i);
 	model_late_defer(r->m, 0, 0, 0);
+	redo_aside_again(r, p);
+	redo_give_global(r, p);
 	spill_pin(r->sp, p->time);
 	if (spill_seek(r->sp, p->time, p->off) != 0) {
 		redo_give_up(r, spill_error(r->sp));
@@ -646,8 +804,10 @@ redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
 		return;
 	if (r->state == REDO_IDLE) {
 		/* Those the history no longer reaches go. */
-		if ((i = redo_oldest(r)) > 0)
+		if ((i = redo_oldest(r)) > 0) {
 			ckpt_keep(r->ck, i, ckpt_count(r->ck));
+			redo_aside_prune(r);
+		}
 		/* Not while a late event waits: the model lacks it. */
 		if (!model_late_peek(r->m) && redo_due(r))
 			redo_checkpoint(r);

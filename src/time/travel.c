@@ -49,7 +49,7 @@ struct travel *
 travel_new(struct reader *rd, struct model *m, uint64_t every, char **cause)
 {
 	struct travel	*tr;
-	struct ckpt_pos	 pos = { 0, 0, 0 };
+	struct ckpt_pos	 pos = { 0, 0, 0, 0 };
 
 	if ((tr = calloc(1, sizeof *tr)) == NULL) {
 		source_cause(cause, "out of memory");
@@ -89,6 +89,7 @@ travel_checkpoint(struct travel *tr, const struct proto_ev *last)
 	pos.time = last->time;
 	pos.off = last->off + 1;
 	pos.events = tr->read;
+	pos.aside = 0;
 	if ((rc = ckpt_save(tr->ck, tr->m, &pos)) < 0)
 		tr->failed = 1;
 	else if (rc == 1)

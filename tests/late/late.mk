@@ -21,7 +21,22 @@ $(LATE_DIR)/delay: tests/late/delay.c $(PROTO_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LDLIBS)
 
-check-late: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog
+# Late global events applied in place, and again after a correction goes
+# back past their coming (t_aside.c, through fuzz-live.h's live path).
+$(LATE_DIR)/t_aside: tests/late/t_aside.c tests/fuzz/fuzz-live.h tests/tap.h $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+$(LATE_DIR)/san-t_aside: tests/late/t_aside.c tests/fuzz/fuzz-live.h tests/tap.h $(ASAN_CORE)
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+LATE_ASIDE_LOGS := $(wildcard tests/fixtures/*.eventlog)
+
+check-late: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog \
+    $(LATE_DIR)/t_aside $(LATE_DIR)/san-t_aside
+	@$(LATE_DIR)/t_aside $(LATE_ASIDE_LOGS)
+	@echo "ASan/UBSan: $$($(LATE_DIR)/san-t_aside $(LATE_ASIDE_LOGS) | tail -1)"
 	@if ! command -v python3 >/dev/null 2>&1; then \
 	    echo "check-late: SKIPPED: python3 not found"; else \
 	    tests/late/late.sh ./evtop $(LATE_DIR)/delay \

@@ -2204,6 +2204,75 @@ t_file_vs_live(const char *path)
 }
 
 /*
+ * GHC 9.0 sends its global events (capability sets, tasks, the program's
+ * identity) at exit with the times of the start: applied late, where they
+ * belong (model_late_global()), the figures are a replay's, none late.
+ * The file's events in time order but those of the kinds that may go
+ * anywhere, which come after them all, through a reorder window of 1 ms.
+ * With more than one of a kind set once, or sessions, they may not: then
+ * only those are late.
+ */
+static void
+t_globals_late(const char *path)
+{
+	struct reader	*mg;
+	struct model	*a, *b;
+	struct proto_ev	 e;
+	char		*cause = NULL, *ja, *jb;
+	uint64_t	 moved = 0;
+	int		 pass;
+
+	if ((mg = reader_open(path, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	a = model_new();
+	model_set_reorder(a, 0, 0);
+	model_header(a, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT)
+		model_apply(a, &e);
+	model_flush(a);
+	ja = json_of(a);
+	b = model_new();
+	model_set_reorder(b, 1000000, 64u << 20);
+	model_header(b, reader_dec(mg));
+	for (pass = 0; pass < 2; pass++) {
+		if (reader_seek(mg, 0, 0) != 0)
+			break;
+		while (reader_next(mg, &e) == PROTO_EVENT) {
+			if (model_late_global_kind(&e) != pass)
+				continue;
+			moved += pass;
+			model_apply(b, &e);
+		}
+	}
+	model_flush(b);
+	jb = json_of(b);
+	if (a->prog.sessions <= 1 && a->prog.resets == 0 &&
+	    a->tag_count[PROTO_RTS_IDENTIFIER] <= 1 &&
+	    a->tag_count[PROTO_PROGRAM_ARGS] <= 1 &&
+	    a->tag_count[PROTO_OSPROCESS_PID] <= 1 &&
+	    a->tag_count[PROTO_OSPROCESS_PPID] <= 1 &&
+	    a->tag_count[PROTO_WALL_CLOCK_TIME] <= 1 &&
+	    a->tag_count[PROTO_HEAP_INFO_GHC] <= 1 &&
+	    a->prog.caps_deleted == 0 && a->prog.caps_disabled == 0) {
+		CHECK(moved > 0 && b->totals.late == 0 && strcmp(ja, jb) == 0,
+		    "%s: %llu global events after the rest, late %llu: "
+		    "file and live differ:\n%s\n%s", path,
+		    (unsigned long long)moved,
+		    (unsigned long long)b->totals.late, ja, jb);
+	} else
+		CHECK(b->totals.late <= moved, "%s: late %llu of %llu moved",
+		    path, (unsigned long long)b->totals.late,
+		    (unsigned long long)moved);
+	reader_free(mg);
+	free(ja);
+	free(jb);
+	model_free(a);
+	model_free(b);
+}
+
+/*
  * The GC pane's live column on a real log: each collection's live bytes are
  * those of the HEAP_LIVE the GC leader posts after its own GC_END
  * (stat_endGC), which may come before the other caps' GC_END (the
@@ -2493,6 +2562,7 @@ main(int argc, char **argv)
 	t_restore_held();
 	for (i = 1; i < argc; i++) {
 		t_file_vs_live(argv[i]);
+		t_globals_late(argv[i]);
 		t_gc_live_file(argv[i]);
 		t_nm_capacity_file(argv[i]);
 		t_thread_caps_file(argv[i]);
