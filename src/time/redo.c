@@ -223,6 +223,15 @@ redo_keep_global(struct redo *r, const struct proto_ev *ev)
 	return 1;
 }
 
+/* A late event again: where it goes, if it may go anywhere; else as any
+ * other (counted late, or deferred). */
+static void
+redo_apply_late(struct redo *r, const struct proto_ev *ev)
+{
+	if (!model_late_global(r->m, ev))
+		model_apply(r->m, ev);
+}
+
 /* Those kept, to the model: late, each goes in place (or is deferred as
  * any other); with p, only those before its place, in place (the history
  * from there has the others). */
@@ -239,10 +248,8 @@ redo_give_global(struct redo *r, const struct ckpt_pos *p)
 		if (p == NULL)
 			model_apply(r->m, &ev);
 		else if (ev.time < p->time || (ev.time == p->time &&
-		    ev.off < p->off)) {
-			if (!model_late_global(r->m, &ev))
-				model_apply(r->m, &ev);	/* (not expected) */
-		}
+		    ev.off < p->off))
+			redo_apply_late(r, &ev);
 	}
 	r->gq_used = 0;
 }
@@ -263,9 +270,7 @@ redo_aside_again(struct redo *r, const struct ckpt_pos *p)
 		if (h->n < p->aside || ev.time > p->time ||
 		    (ev.time == p->time && ev.off >= p->off))
 			continue;
-		/* (Late again: counted, or in place as before.) */
-		if (!model_late_global(r->m, &ev))
-			model_apply(r->m, &ev);
+		redo_apply_late(r, &ev);
 	}
 	r->aside_again = 0;
 }

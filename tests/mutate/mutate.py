@@ -50,7 +50,7 @@ QUICK = [
      ["check-sources-units", "check-sources-e2e", "check-sources-tui"]),
     (("src/time/evlist", "src/time/spill"),
      ["check-events", "check-events-thread"]),
-    (("src/time/redo.c",), ["check-events-thread", "check-events"]),
+    (("src/time/redo.c",), ["check-late", "check-events-thread", "check-events"]),
     (("src/time/",), ["check-travel", "check-golden"]),
     (("ui/",), ["check-ui"]),
     (("src/serve/metrics.c",), ["check-serve-metrics"]),
