@@ -222,9 +222,12 @@ struct rqueue {
 /* Where the reorder buffer releases events to (model.c: the dispatch,
  * which calls the buffer: through this, not back by name). */
 typedef void	 model_apply_fn(struct model *, const struct proto_ev *);
+/* A late event applied as the time order would have, or 0. */
+typedef int	 model_late_fn(struct model *, const struct proto_ev *);
 
 struct reorder {
 	model_apply_fn	*apply;
+	model_late_fn	*apply_late;	/* model_late_global() */
 	uint64_t	 window;	/* 0: pass through */
 	size_t		 max_bytes;
 	size_t		 nchunks;
@@ -650,7 +653,8 @@ void		 model_hist_band(struct model *, struct mband *, uint64_t);
 void		 model_msgs_event(struct model *, const struct proto_ev *);
 
 /* model-reorder.c */
-void		 model_reorder_init(struct reorder *, model_apply_fn *);
+void		 model_reorder_init(struct reorder *, model_apply_fn *,
+		     model_late_fn *);
 void		 model_reorder_free(struct reorder *);
 void		 model_reorder_push(struct model *, const struct proto_ev *);
 void		 model_reorder_flush(struct model *);

@@ -17,8 +17,8 @@
  * With no event late, the order is exactly the stable time order that
  * reader_next() gives for a file.  An event older than one already released
  * is applied at once and counted as late, unless what it does does not
- * depend on where it goes (model_late_global(): then it is applied as in
- * time order, not late), or the owner keeps the stream and puts such
+ * depend on where it goes (apply_late, model_late_global(): then it is
+ * applied as in time order, not late), or the owner keeps the stream and puts such
  * events in their place itself (src/time/redo.c): then it is only noted
  * (model_late_take()); the owner is told of those applied at once
  * (model_late_aside()).  The owner may also release
@@ -58,12 +58,14 @@ _Static_assert(sizeof (struct rhdr) == offsetof(struct rhdr, r) +
 #define RALIGN(n)	(((n) + 7) & ~(size_t)7)
 
 void
-model_reorder_init(struct reorder *ro, model_apply_fn *apply)
+model_reorder_init(struct reorder *ro, model_apply_fn *apply,
+    model_late_fn *apply_late)
 {
 	int	i;
 
 	memset(ro, 0, sizeof *ro);
 	ro->apply = apply;
+	ro->apply_late = apply_late;
 	ro->window = MODEL_REORDER_NS;
 	ro->max_bytes = MODEL_REORDER_BYTES;
 	for (i = 0; i < RSTREAMS; i++)
@@ -241,7 +243,7 @@ release_one(struct model *m)
 		ro->released_off = ev.off;
 		ro->any_released = 1;
 		ro->apply(m, &ev);
-	} else if (!model_late_global(m, &ev) && !reorder_defer(ro, &ev))
+	} else if (!ro->apply_late(m, &ev) && !reorder_defer(ro, &ev))
 		reorder_late(m, ro, &ev);	/* overtaken by an early release */
 }
 
@@ -364,7 +366,7 @@ model_reorder_push(struct model *m, const struct proto_ev *ev)
 	int		 qi, st, where = PLACE_TAIL;
 
 	if (ro->any_released && ev->time < ro->released) {
-		if (!model_late_global(m, ev) && !reorder_defer(ro, ev))
+		if (!ro->apply_late(m, ev) && !reorder_defer(ro, ev))
 			reorder_late(m, ro, ev);
 		return;
 	}

@@ -35,7 +35,7 @@ model_make(struct mheap *h)
 	m->tag_count = model_calloc(m, PROTO_NTAGS, sizeof *m->tag_count);
 	m->p->tags_seen = model_calloc(m, PROTO_NTAGS,
 	    sizeof *m->p->tags_seen);
-	model_reorder_init(&m->p->ro, model_apply_one);
+	model_reorder_init(&m->p->ro, model_apply_one, model_late_global);
 	model_init(m);
 	return m;
 }
