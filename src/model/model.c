@@ -552,6 +552,22 @@ model_apply_one(struct model *m, const struct proto_ev *ev)
 		apply_one(m, m->p, m->tag_count, ev, 1);
 }
 
+/* The kinds that set something of the program's (a field each). */
+static int
+late_sets(uint16_t kind)
+{
+	switch (kind) {
+	case PROTO_RTS_IDENTIFIER:
+	case PROTO_PROGRAM_ARGS:
+	case PROTO_OSPROCESS_PID:
+	case PROTO_OSPROCESS_PPID:
+	case PROTO_WALL_CLOCK_TIME:
+	case PROTO_HEAP_INFO_GHC:
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * The events that may go anywhere: global ones (no capability) of the
  * kinds GHC 9.0 sends at exit with the times of the start (capability
@@ -564,6 +580,8 @@ model_late_global_kind(const struct proto_ev *ev)
 		return 1;
 	if (ev->cap >= 0)
 		return 0;
+	if (late_sets(ev->kind))
+		return 1;
 	switch (ev->kind) {
 	case PROTO_CAPSET_CREATE:
 	case PROTO_CAPSET_DELETE:
@@ -573,12 +591,6 @@ model_late_global_kind(const struct proto_ev *ev)
 	case PROTO_TASK_MIGRATE:
 	case PROTO_TASK_DELETE:
 	case PROTO_PROGRAM_ENV:
-	case PROTO_RTS_IDENTIFIER:
-	case PROTO_PROGRAM_ARGS:
-	case PROTO_OSPROCESS_PID:
-	case PROTO_OSPROCESS_PPID:
-	case PROTO_WALL_CLOCK_TIME:
-	case PROTO_HEAP_INFO_GHC:
 	case PROTO_CAP_CREATE:
 		return 1;
 	}
@@ -603,17 +615,10 @@ late_global_ok(const struct model *m, const struct proto_ev *ev)
 	if (!p->started || p->sess_new || m->prog.sessions > 1 ||
 	    m->prog.resets > 0)
 		return 0;
-	switch (ev->kind) {
-	case PROTO_RTS_IDENTIFIER:
-	case PROTO_PROGRAM_ARGS:
-	case PROTO_OSPROCESS_PID:
-	case PROTO_OSPROCESS_PPID:
-	case PROTO_WALL_CLOCK_TIME:
-	case PROTO_HEAP_INFO_GHC:
+	if (late_sets(ev->kind))
 		return m->tag_count[ev->tag] == 0;
-	case PROTO_CAP_CREATE:
+	if (ev->kind == PROTO_CAP_CREATE)
 		return m->prog.caps_deleted == 0 && m->prog.caps_disabled == 0;
-	}
 	return 1;
 }
 

@@ -5,7 +5,7 @@
 # `make fuzz` runs FUZZ_SECONDS; `make check` replays the seeds and fuzzes
 # briefly (FUZZ_CHECK_SECONDS).
 FUZZ_SECONDS ?= 120
-FUZZ_CHECK_SECONDS ?= 7
+FUZZ_CHECK_SECONDS ?= 6
 FUZZ_SEEDS = $(wildcard $(CORPUS)/*.eventlog) $(wildcard tests/fixtures/*.eventlog)
 
 build/fuzz/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRC)
@@ -36,7 +36,7 @@ build/fuzz/fuzz_live: tests/fuzz/fuzz_live.c tests/fuzz/fuzz-live.h $(FUZZ_LIB)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(filter-out %.h,$^) -lm -pthread
 
-build/fuzz/fuzz_ui: tests/fuzz/fuzz_ui.c tests/fuzz/fuzz-live.h $(FUZZ_LIB)
+build/fuzz/fuzz_ui: tests/fuzz/fuzz_ui.c tests/fuzz/fuzz-live.h tests/ui/uitest.h $(FUZZ_LIB)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(filter-out %.h,$^) -lm -pthread
 
@@ -58,7 +58,7 @@ build/fuzz/seeds-live.stamp: $(FUZZ_SEEDS)
 
 # fuzz_ui: a byte (how many keys; bit 5: events through the reorder
 # buffer; bit 7: a live source), the keys, for a live source a byte (the
-# reads' sizes), then a file's first 64 KiB.
+# reads' sizes), then a file's first 32 KiB.
 build/fuzz/seeds-ui.stamp: $(FUZZ_SEEDS)
 	@mkdir -p build/fuzz/seeds-ui build/fuzz/corpus-ui
 	@i=0; for f in $(FUZZ_SEEDS); do i=$$((i + 1)); n=$$((i * 5 % 24)); \
@@ -68,7 +68,7 @@ build/fuzz/seeds-ui.stamp: $(FUZZ_SEEDS)
 	      printf "\\$$(printf %03o $$(((i * 37 + j * 53) % 256)))"; \
 	      j=$$((j + 1)); done; \
 	    [ $$live = 1 ] && printf "\\$$(printf %03o $$((i * 7 % 17)))"; \
-	    head -c 65536 $$f; } > build/fuzz/seeds-ui/$$(basename $$f); done
+	    head -c 32768 $$f; } > build/fuzz/seeds-ui/$$(basename $$f); done
 	@touch $@
 
 build/fuzz/seeds.stamp: $(FUZZ_SEEDS)

@@ -22,6 +22,7 @@
 
 #include "ui.h"
 #include "fuzz-live.h"
+#include "../ui/uitest.h"
 #include "serve/serve.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -150,15 +151,8 @@ static void
 fuzz_frame(struct view *v, const struct model *m,
     const struct evtop_status *st, int w, int h, int ascii)
 {
-	static char	buf[1 << 17];
-	struct lines	l;
-
-	lines_init(&l, w, h);
-	l.ascii = ascii;
-	view_render(v, m, st, &l);
-	lines_text(&l, buf, sizeof buf);
-	lines_free(&l);
-	fuzz_check((const unsigned char *)buf, ascii);
+	fuzz_check((const unsigned char *)uitest_frame(v, m, st, w, h, ascii),
+	    ascii);
 }
 
 /* The status loop.c gives for a live source with a history. */

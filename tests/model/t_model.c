@@ -2145,6 +2145,21 @@ t_restore_held(void)
 	lb_free(&b);
 }
 
+/* The model of a file replayed (the reader's order, from where mg is). */
+static struct model *
+file_model(struct reader *mg)
+{
+	struct model	*m = model_new();
+	struct proto_ev	 e;
+
+	model_set_reorder(m, 0, 0);
+	model_header(m, reader_dec(mg));
+	while (reader_next(mg, &e) == PROTO_EVENT)
+		model_apply(m, &e);
+	model_flush(m);
+	return m;
+}
+
 /* The same file gives the same JSON through merge (in order) and fed in
  * arrival order through the reorder buffer: always with a window long
  * enough for the whole log, and with the default window when no event
@@ -2154,7 +2169,6 @@ t_file_vs_live(const char *path)
 {
 	struct reader	*mg;
 	struct model	*a, *b;
-	struct proto_ev	 e;
 	struct lb	 raw = { 0 };
 	char		*cause = NULL, *ja, *jb, buf[65536];
 	size_t		 n;
@@ -2166,12 +2180,7 @@ t_file_vs_live(const char *path)
 		free(cause);
 		return;
 	}
-	a = model_new();
-	model_set_reorder(a, 0, 0);
-	model_header(a, reader_dec(mg));
-	while (reader_next(mg, &e) == PROTO_EVENT)
-		model_apply(a, &e);
-	model_flush(a);
+	a = file_model(mg);
 	reader_free(mg);
 	ja = json_of(a);
 
@@ -2226,12 +2235,7 @@ t_globals_late(const char *path)
 		free(cause);
 		return;
 	}
-	a = model_new();
-	model_set_reorder(a, 0, 0);
-	model_header(a, reader_dec(mg));
-	while (reader_next(mg, &e) == PROTO_EVENT)
-		model_apply(a, &e);
-	model_flush(a);
+	a = file_model(mg);
 	ja = json_of(a);
 	b = model_new();
 	model_set_reorder(b, 1000000, 64u << 20);
