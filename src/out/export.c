@@ -526,8 +526,24 @@ export_write(const struct model *m, enum export_kind k, int win,
 	}
 }
 
+/* The profile into f, then f closed (synced first, with sync): 0 or an
+ * errno. */
+static int
+export_close(const struct model *m, enum export_kind k, int win,
+    uint64_t wall_ns, const char *title, FILE *f, int sync)
+{
+	int	err = 0;
+
+	export_write(m, k, win, wall_ns, title, f);
+	if (fflush(f) != 0 || ferror(f) || (sync && fsync(fileno(f)) != 0))
+		err = errno != 0 ? errno : EIO;
+	if (fclose(f) != 0 && err == 0)
+		err = errno;
+	return err;
+}
+
 /* Write path whole or not at all: a temporary file beside it, renamed
- * over it ("-": standard output). */
+ * over it ("-": standard output; what is not a regular file, in place). */
 static int
 export_file(const struct model *m, enum export_kind k, int win,
     uint64_t wall_ns, const char *title, const char *path, char **cause)
@@ -551,19 +567,13 @@ export_file(const struct model *m, enum export_kind k, int win,
 	 * A temporary file renamed over it would replace it (or could not
 	 * be made beside it). */
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		if ((f = fopen(path, "w")) == NULL) {
+		tmp = NULL;
+		if ((f = fopen(path, "w")) == NULL)
 			err = errno;
-			tmp = NULL;
-			goto fail;
-		}
-		export_write(m, k, win, wall_ns, title, f);
-		if (fflush(f) != 0 || ferror(f))
-			err = errno != 0 ? errno : EIO;
-		if (fclose(f) != 0 && err == 0)
-			err = errno;
+		else
+			err = export_close(m, k, win, wall_ns, title, f, 0);
 		if (err == 0)
 			return 0;
-		tmp = NULL;
 		goto fail;
 	}
 	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) {
@@ -578,11 +588,7 @@ export_file(const struct model *m, enum export_kind k, int win,
 		}
 		goto fail;
 	}
-	export_write(m, k, win, wall_ns, title, f);
-	if (fflush(f) != 0 || ferror(f) || fsync(fd) != 0)
-		err = errno != 0 ? errno : EIO;
-	if (fclose(f) != 0 && err == 0)
-		err = errno;
+	err = export_close(m, k, win, wall_ns, title, f, 1);
 	/* mkstemp makes 0600; a profile is as readable as any output. */
 	if (err == 0) {
 		mode_t	mask = umask(0);
