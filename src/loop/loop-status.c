@@ -178,7 +178,8 @@ loop_history_json(struct loop *l, char *buf, size_t size)
 	snprintf(buf, size, ",\"history\":{\"on\":%s,\"bytes\":%llu,"
 	    "\"first_ns\":%llu,\"last_ns\":%llu,\"checkpoints\":%d,"
 	    "\"corrections\":%llu,\"corrected_ns\":%llu,"
-	    "\"reapplied\":%llu,\"reapply_ns\":%llu,\"error\":%s%s%s}",
+	    "\"reapplied\":%llu,\"reapply_ns\":%llu,\"overflowed\":%llu,"
+	    "\"error\":%s%s%s}",
 	    rs.on ? "true" : "false",
 	    (unsigned long long)st->history_bytes,
 	    (unsigned long long)st->history_first,
@@ -186,6 +187,7 @@ loop_history_json(struct loop *l, char *buf, size_t size)
 	    (unsigned long long)st->corrections,
 	    (unsigned long long)st->corrected_ns,
 	    (unsigned long long)rs.reapplied,
-	    (unsigned long long)rs.reapply_ns, rs.error != NULL ? "\"" :
+	    (unsigned long long)rs.reapply_ns,
+	    (unsigned long long)rs.overflowed, rs.error != NULL ? "\"" :
 	    "null", rs.error != NULL ? err : "", rs.error != NULL ? "\"" : "");
 }

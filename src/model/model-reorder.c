@@ -179,13 +179,14 @@ reorder_defer(struct reorder *ro, const struct proto_ev *ev)
 
 /* A late event applied where it arrives, counted late: the owner of a
  * history is told (model_late_aside()), to apply it again after going
- * back to a checkpoint older than its coming. */
+ * back to a checkpoint older than its coming (also while it goes over
+ * the history, deferring nothing). */
 static void
 reorder_late(struct model *m, struct reorder *ro, const struct proto_ev *ev)
 {
 	if (ev->kind != PROTO_BLOCK_MARKER)
 		m->totals.late++;	/* (a marker only counts) */
-	if (ro->defer && ro->aside != NULL)
+	if (ro->aside != NULL)
 		(void)ro->aside(ro->aside_arg, ev);
 	ro->apply(m, ev);
 }

@@ -44,7 +44,9 @@
 #include "time/redo.h"
 #include "time/spill.h"
 
+#ifndef REDO_N
 #define REDO_N		2048		/* events applied at once */
+#endif
 #ifndef REDO_THREAD
 #define REDO_THREAD	1		/* 0: runs read the history here */
 #endif
@@ -53,7 +55,9 @@
 #define REDO_MIN_EVERY	4096		/* no checkpoints closer than this */
 #define REDO_CKPT_NS	50000000ull	/* nor further apart in time */
 #define REDO_RECENT_NS	2000000000ull	/* where late events mostly go */
+#ifndef REDO_Q_BYTES
 #define REDO_Q_BYTES	(8u << 20)	/* events kept that came in a run */
+#endif
 #define REDO_ASIDE_BYTES (1u << 20)	/* late events applied in place */
 /* Corrections start at most this often, or as often as the last took:
  * late blocks that keep coming (a source faster than real time) are put
@@ -123,11 +127,16 @@ struct redo {
 	size_t		 aq_used;
 	uint64_t	 aside_n;	/* numbered so far */
 	int		 aside_again;	/* applying them again */
-	/* Those of the kinds that may go anywhere that came during a run
-	 * older than where it is: applied when it ends (or, if it starts
-	 * again, after its checkpoint), not a reason to go back for. */
+	/* What came during a run that going back cannot put in place:
+	 * those of the kinds that may go anywhere older than where it is,
+	 * and any older than its oldest checkpoint (floor; late wherever
+	 * they go).  Applied when it ends (or, if it starts again, after
+	 * its checkpoint), not a reason to go back for: a run that starts
+	 * again with too much come to keep (q_over) reads only what is
+	 * newer than its checkpoint. */
 	uint8_t		*gq;
 	size_t		 gq_used;
+	uint64_t	 floor_t, floor_off;
 
 	struct redo_sample sample[REDO_SAMPLES];
 	int		 ns, s0;
@@ -514,6 +523,13 @@ redo_header(struct redo *r, const struct proto_dec *dec, uint64_t data)
 	redo_defer(r);
 }
 
+/* ev goes before (t, off) in time order. */
+static int
+redo_before(const struct proto_ev *ev, uint64_t t, uint64_t off)
+{
+	return ev->time < t || (ev->time == t && ev->off < off);
+}
+
 /* Keep an event that came during a run, if there is room. */
 static void
 redo_keep(struct redo *r, const struct proto_ev *ev)
@@ -561,9 +577,15 @@ redo_event(struct redo *r, const struct proto_ev *ev)
 		return 1;
 	}
 	if (r->state == REDO_RUN && model_late_global_kind(ev) &&
-	    (ev->time < r->given_t || (ev->time == r->given_t &&
-	    ev->off < r->given_off)) && redo_keep_global(r, ev))
+	    redo_before(ev, r->given_t, r->given_off) &&
+	    redo_keep_global(r, ev))
 		return 0;
+	if (r->state == REDO_RUN &&
+	    redo_before(ev, r->floor_t, r->floor_off)) {
+		if (!redo_keep_global(r, ev))
+			model_apply(r->m, ev);	/* no room: late now */
+		return 0;
+	}
 	if (!r->arr_any || ev->time < r->arr_t || (ev->time == r->arr_t &&
 	    ev->off < r->arr_off)) {
 		r->arr_t = ev->time;
@@ -595,6 +617,8 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	}
 	if (i < o)
 		i = o;
+	r->floor_t = ckpt_at(r->ck, o)->time;
+	r->floor_off = ckpt_at(r->ck, o)->off;
 	/* What was shown stays shown: released as far again. */
 	if (r->m->now > r->horizon && r->state != REDO_VIEW)
 		r->horizon = r->m->now;
@@ -692,6 +716,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 					r->waiting = 1;
 					return 1;
 				}
+				r->st.overflowed++;
 				redo_run(r, r->arr_t, 1);
 				if (r->state != REDO_RUN)
 					return 0;
@@ -699,6 +724,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			}
 			if (r->q_over && spill_more(r->sp)) {
 				/* Too much came to keep: read it. */
+				r->st.overflowed++;
 				r->arr_any = 0;
 				r->q_used = 0;
 				r->q_over = 0;

@@ -29,6 +29,8 @@ struct redo_stats {
 	int		 busy;		/* one is under way */
 	uint64_t	 reapplied;	/* events given again, in all */
 	uint64_t	 reapply_ns;	/* and the time it took */
+	uint64_t	 overflowed;	/* more came during a run than kept:
+					 * read again from the files */
 	int		 viewing;	/* held in the past, at view_ns */
 	uint64_t	 view_ns;
 	const char	*error;

@@ -31,11 +31,20 @@ $(LATE_DIR)/san-t_aside: tests/late/t_aside.c tests/fuzz/fuzz-live.h tests/tap.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
+# And with runs of 64 events, slabs of 64 and 2 KiB kept of what comes
+# during a run: runs overflow it (restarted, or read again).
+LATE_OVER := -DT_ASIDE_OVERFLOW -DREDO_N=64 -DFEED_N=64 -DREDO_Q_BYTES=2048
+$(LATE_DIR)/t_aside-over: tests/late/t_aside.c tests/fuzz/fuzz-live.h tests/tap.h src/time/redo.c src/read/feed.c \
+    $(filter-out build/src/time/redo.o build/src/read/feed.o,$(CORE_OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LATE_OVER) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
 LATE_ASIDE_LOGS := $(wildcard tests/fixtures/*.eventlog)
 
 check-late: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench/mklog \
-    $(LATE_DIR)/t_aside $(LATE_DIR)/san-t_aside
+    $(LATE_DIR)/t_aside $(LATE_DIR)/san-t_aside $(LATE_DIR)/t_aside-over
 	@$(LATE_DIR)/t_aside $(LATE_ASIDE_LOGS)
+	@echo "overflowing runs: $$($(LATE_DIR)/t_aside-over $(LATE_ASIDE_LOGS) | tail -1)"
 	@echo "ASan/UBSan: $$($(LATE_DIR)/san-t_aside $(LATE_ASIDE_LOGS) | tail -1)"
 	@if ! command -v python3 >/dev/null 2>&1; then \
 	    echo "check-late: SKIPPED: python3 not found"; else \

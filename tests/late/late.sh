@@ -86,7 +86,8 @@ import json, sys
 
 # How the bytes came, not what the program did.
 IGNORE = {".lag_ns", ".history", ".reorder"}
-HISTORY = ("bytes", "first_ns", "last_ns", "corrections", "corrected_ns")
+HISTORY = ("bytes", "first_ns", "last_ns", "corrections", "corrected_ns",
+           "reapplied", "reapply_ns", "overflowed")
 
 def objects(path):
     try:

@@ -7,16 +7,22 @@
  * capability, but the global ones (no capability: GHC 9.0 sends its
  * capability sets, tasks and the program's identity at exit, with the
  * times of the start) in one block after them all, and then the block of
- * the highest capability that began after 60% of the events, late: its
- * correction
- * goes back to a checkpoint taken before the global block came and after
- * the global events' times.  Through a
+ * the highest capability that ends past 60% of the events, late: its
+ * correction goes back to a checkpoint taken before the global block came
+ * and after the global events' times.  Then again with the global block
+ * coming during that correction, and a block that ends past 30% of the
+ * events after it: the correction goes back again, past where the global
+ * events belong (redo.c keeps those that come during a run).  Through a
  * live source's path (tests/fuzz/fuzz-live.h: the history, corrections),
  * in reads of up to 1 KiB: the final JSON equals the file's, nothing late,
  * with at least one correction.  A log longer than the history's bound:
  * the events older than it late, and every event counted once (those
  * applied where they came were lost to the next correction that went back
  * past their coming).
+ *
+ * Built with small runs and a small memory for what comes during one
+ * (-DT_ASIDE_OVERFLOW: REDO_N, FEED_N, REDO_Q_BYTES), a run is restarted
+ * or reads again what came (history.overflowed): at least once in all.
  *
  *	t_aside LOG...
  */
@@ -56,15 +62,32 @@ be(uint8_t *p, uint64_t v, int n)
 
 static uint64_t	nblocks;
 
-/* A block of cap's events (bytes as in the file), its marker first. */
+/* A block written: where in the output, and the events before it. */
+struct blk {
+	size_t		 at, len;
+	size_t		 seen;
+	int32_t		 cap;
+};
+
+static struct blk	*blks;
+static size_t		 nblks, blks_room;
+
+/* A block of cap's events (bytes as in the file), its marker first; seen:
+ * the capabilities' events up to its end. */
 static void
 block(struct buf *out, int32_t cap, const struct buf *evs, uint64_t t0,
-    uint64_t t1)
+    uint64_t t1, size_t seen)
 {
 	uint8_t	m[24];
 
 	if (evs->n == 0)
 		return;
+	if (nblks == blks_room) {
+		blks_room = blks_room * 2 + 64;
+		if ((blks = realloc(blks, blks_room * sizeof *blks)) == NULL)
+			abort();
+	}
+	blks[nblks++] = (struct blk){ out->n, sizeof m + evs->n, seen, cap };
 	nblocks++;
 	be(m, 18, 2);			/* EVENT_BLOCK_MARKER */
 	be(m + 2, t0, 8);
@@ -73,6 +96,20 @@ block(struct buf *out, int32_t cap, const struct buf *evs, uint64_t t0,
 	be(m + 22, cap < 0 ? 0xffff : (uint64_t)cap, 2);
 	put(out, m, sizeof m);
 	put(out, evs->p, evs->n);
+}
+
+/* The first block of cap (any: -1) that ends after part of the events,
+ * not skip: its index, or -1. */
+static long
+pick(int32_t cap, size_t part, long skip)
+{
+	size_t	i;
+
+	for (i = 0; i < nblks; i++)
+		if ((cap < 0 || blks[i].cap == cap) && (long)i != skip &&
+		    blks[i].seen >= part)
+			return (long)i;
+	return -1;
 }
 
 static char *
@@ -89,19 +126,26 @@ json_of(struct model *m)
 	return j;
 }
 
+static uint64_t	overflowed;
+
+/*
+ * mode 0: ..., the global block, the highest cap's block after 60%;
+ * mode 1: ..., that block, the global block, a block after 30%.
+ */
 static void
-t_log(const char *path)
+t_log(const char *path, int mode)
 {
 	struct reader	*mg;
 	struct model	*a;
 	struct proto_ev	 e;
-	struct buf	 out = { 0 }, cur = { 0 }, glob = { 0 }, last = { 0 };
+	struct buf	 out = { 0 }, cur = { 0 }, glob = { 0 }, tail = { 0 };
 	struct live	 l;
 	struct redo_stats rs;
 	char		*cause = NULL, *ja, *jb;
 	uint8_t		*hdr;
 	uint64_t	 t0 = 0, t1 = 0, g0 = 0, g1 = 0;
-	size_t		 n, last_at = 0, last_len = 0, total = 0, seen = 0;
+	size_t		 n, total = 0, seen = 0, moved = 0, i;
+	long		 la, lb = -1, mv[2];
 	int32_t		 cap = -2, top = 0;
 
 	if ((mg = reader_open(path, &cause)) == NULL) {
@@ -109,7 +153,7 @@ t_log(const char *path)
 		free(cause);
 		return;
 	}
-	nblocks = 0;
+	nblocks = nblks = 0;
 	a = model_new();
 	model_set_reorder(a, 0, 0);
 	model_header(a, reader_dec(mg));
@@ -142,12 +186,7 @@ t_log(const char *path)
 			continue;
 		}
 		if (e.cap != cap || cur.n > 4096) {
-			if (cap == top && last_len == 0 &&
-			    seen >= total * 3 / 5) {
-				last_at = out.n;
-				last_len = 24 + cur.n;
-			}
-			block(&out, cap, &cur, t0, t1);
+			block(&out, cap, &cur, t0, t1, seen);
 			cur.n = 0;
 			cap = e.cap;
 			t0 = e.time;
@@ -156,21 +195,39 @@ t_log(const char *path)
 		put(&cur, raw, e.size);
 		seen++;
 	}
-	if (cap == top && last_len == 0) {
-		last_at = out.n;
-		last_len = 24 + cur.n;
-	}
-	block(&out, cap, &cur, t0, t1);
+	block(&out, cap, &cur, t0, t1, seen);
 	model_flush(a);
-	/* That block after the global one. */
-	if (last_len > 0 && last_at + last_len <= out.n) {
-		put(&last, out.p + last_at, last_len);
-		memmove(out.p + last_at, out.p + last_at + last_len,
-		    out.n - last_at - last_len);
-		out.n -= last_len;
+	la = pick(top, total * 3 / 5, -1);
+	if (mode == 1)
+		lb = pick(-1, total * 3 / 10, la);
+	/* The blocks moved, out of the output, in the order they go. */
+	mv[0] = la;
+	mv[1] = lb;
+	for (i = 0; i < 2; i++) {
+		if (mv[i] >= 0 && (mode == 0 || (la >= 0 && lb >= 0))) {
+			put(&tail, out.p + blks[mv[i]].at, blks[mv[i]].len);
+			moved += blks[mv[i]].len;
+		} else
+			mv[i] = -1;
 	}
-	block(&out, -1, &glob, g0, g1);
-	put(&out, last.p, last.n);
+	n = 0;
+	for (i = 0; i < nblks; i++) {
+		if ((long)i == mv[0] || (long)i == mv[1])
+			continue;
+		memmove(out.p + blks[0].at + n, out.p + blks[i].at,
+		    blks[i].len);
+		n += blks[i].len;
+	}
+	if (nblks > 0)
+		out.n = blks[0].at + n;
+	if (mode == 0 || mv[1] < 0) {
+		block(&out, -1, &glob, g0, g1, seen);
+		put(&out, tail.p, tail.n);
+	} else {
+		put(&out, tail.p, blks[mv[0]].len);
+		block(&out, -1, &glob, g0, g1, seen);
+		put(&out, tail.p + blks[mv[0]].len, tail.n - blks[mv[0]].len);
+	}
 	put(&out, "\xff\xff", 2);
 	a->totals.blocks = nblocks;
 	ja = json_of(a);
@@ -187,21 +244,29 @@ t_log(const char *path)
 	live_run(&l, 10, out.p, out.n, NULL);	/* reads of up to 1 KiB */
 	jb = json_of(l.m);
 	redo_stats(l.r, &rs);
+	overflowed += rs.overflowed;
 	/* Past the history's bound (FUZZ_BOUND): those older than it are
 	 * late, each counted once, none lost to a correction after them. */
 	if (out.n > FUZZ_BOUND) {
 		ok(l.m->totals.late > 0 && l.m->totals.events +
-		    l.m->totals.blocks == l.decoded, "%s (%zu bytes, past the "
-		    "history): every event counted (%llu decoded), late %llu",
-		    path, out.n, (unsigned long long)l.decoded,
+		    l.m->totals.blocks == l.decoded &&
+		    l.m->totals.events == a->totals.events, "%s (%zu bytes, "
+		    "past the history, layout %d): every event counted (%llu "
+		    "decoded, %llu events of %llu), late %llu", path, out.n,
+		    mode, (unsigned long long)l.decoded,
+		    (unsigned long long)l.m->totals.events,
+		    (unsigned long long)a->totals.events,
 		    (unsigned long long)l.m->totals.late);
 	} else {
-		ok(glob.n > 0 && last.n > 0 && rs.corrections > 0 &&
+		ok(glob.n > 0 && moved > 0 && rs.corrections > 0 &&
 		    l.m->totals.late == 0 && strcmp(ja, jb) == 0, "%s: the "
-		    "global events at the end, a block of cap %d after them: "
-		    "live = file, late %llu, %llu corrections (%zu, %zu bytes "
-		    "moved)", path, top, (unsigned long long)l.m->totals.late,
-		    (unsigned long long)rs.corrections, glob.n, last.n);
+		    "global events at the end, %s: live = file, late %llu, "
+		    "%llu corrections, %llu overflowed (%zu, %zu bytes moved)",
+		    path, mode == 0 ? "a block of the highest cap after them" :
+		    "during a correction, a block of 30% after them",
+		    (unsigned long long)l.m->totals.late,
+		    (unsigned long long)rs.corrections,
+		    (unsigned long long)rs.overflowed, glob.n, moved);
 	}
 	if (strcmp(ja, jb) != 0 && getenv("T_ASIDE_SAY") != NULL)
 		printf("#  file %s\n#  live %s\n", ja, jb);
@@ -211,7 +276,7 @@ t_log(const char *path)
 	free(out.p);
 	free(cur.p);
 	free(glob.p);
-	free(last.p);
+	free(tail.p);
 	model_free(a);
 	reader_free(mg);
 }
@@ -221,7 +286,14 @@ main(int argc, char **argv)
 {
 	int	i;
 
-	for (i = 1; i < argc; i++)
-		t_log(argv[i]);
+	for (i = 1; i < argc; i++) {
+		t_log(argv[i], 0);
+		t_log(argv[i], 1);
+	}
+#ifdef T_ASIDE_OVERFLOW
+	ok(overflowed > 0, "runs that overflowed what they keep: %llu",
+	    (unsigned long long)overflowed);
+#endif
+	free(blks);
 	return tap_done();
 }
