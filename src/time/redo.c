@@ -127,16 +127,14 @@ struct redo {
 	size_t		 aq_used;
 	uint64_t	 aside_n;	/* numbered so far */
 	int		 aside_again;	/* applying them again */
-	/* What came during a run that going back cannot put in place:
-	 * those of the kinds that may go anywhere older than where it is,
-	 * and any older than its oldest checkpoint (floor; late wherever
-	 * they go).  Applied when it ends (or, if it starts again, after
-	 * its checkpoint), not a reason to go back for: a run that starts
-	 * again with too much come to keep (q_over) reads only what is
-	 * newer than its checkpoint. */
+	/* Those of the kinds that may go anywhere that came during a run
+	 * older than where it is: applied when it ends (or, if it starts
+	 * again, after its checkpoint), not a reason to go back for. */
 	uint8_t		*gq;
 	size_t		 gq_used;
-	uint64_t	 floor_t, floor_off;
+	/* The stream's bytes committed so far, and when the run began (or
+	 * began again): what came since is at or after run_off. */
+	uint64_t	 committed, run_off;
 
 	struct redo_sample sample[REDO_SAMPLES];
 	int		 ns, s0;
@@ -530,6 +528,59 @@ redo_before(const struct proto_ev *ev, uint64_t t, uint64_t off)
 	return ev->time < t || (ev->time == t && ev->off < off);
 }
 
+/*
+ * While a run goes, the files it may have to go back to stay: from the
+ * last checkpoint before where it is, or before the earliest event come
+ * older than that (it starts again there if too much came to keep).
+ * Letting the files before its position go made every checkpoint
+ * useless in a long run, and what came older then could not be put back.
+ */
+static void
+redo_run_pin(struct redo *r)
+{
+	uint64_t	t = r->given_t;
+	int		i;
+
+	if (r->arr_any && (r->arr_t < t || (r->arr_t == t &&
+	    r->arr_off < r->given_off)))
+		t = r->arr_t;
+	if (ckpt_count(r->ck) > 0) {
+		i = ckpt_find(r->ck, t);
+		if (i < 0)
+			i = 0;
+		if (ckpt_at(r->ck, i)->time < t)
+			t = ckpt_at(r->ck, i)->time;
+	}
+	spill_pin(r->sp, t);
+}
+
+/*
+ * Back at checkpoint p, the oldest left, for what came during the run
+ * (at or after run_off), some of it older than p: those older, read from
+ * the files, applied late (each as late events go, see
+ * redo_apply_late()); the run from p reads the rest.  -1 if the files
+ * could not be read.
+ */
+static int
+redo_catch_up(struct redo *r, const struct ckpt_pos *p)
+{
+	const struct proto_ev	*e;
+	size_t			 n, k;
+
+	if (spill_seek(r->sp, 0, 0) != 0)
+		return -1;
+	while ((n = spill_next_p(r->sp, r->ev, REDO_N)) > 0) {
+		for (k = 0; k < n; k++) {
+			e = r->ev[k];
+			if (!redo_before(e, p->time, p->off))
+				return 0;
+			if (e->off >= r->run_off)
+				redo_apply_late(r, e);
+		}
+	}
+	return spill_failed(r->sp) ? -1 : 0;
+}
+
 /* Keep an event that came during a run, if there is room. */
 static void
 redo_keep(struct redo *r, const struct proto_ev *ev)
@@ -580,12 +631,6 @@ redo_event(struct redo *r, const struct proto_ev *ev)
 	    redo_before(ev, r->given_t, r->given_off) &&
 	    redo_keep_global(r, ev))
 		return 0;
-	if (r->state == REDO_RUN &&
-	    redo_before(ev, r->floor_t, r->floor_off)) {
-		if (!redo_keep_global(r, ev))
-			model_apply(r->m, ev);	/* no room: late now */
-		return 0;
-	}
 	if (!r->arr_any || ev->time < r->arr_t || (ev->time == r->arr_t &&
 	    ev->off < r->arr_off)) {
 		r->arr_t = ev->time;
@@ -605,7 +650,7 @@ static void
 redo_run(struct redo *r, uint64_t t, int fix)
 {
 	const struct ckpt_pos	*p;
-	int			 i, o;
+	int			 i, o, again;
 
 	redo_unlend(r);
 	r->here = 0;
@@ -615,10 +660,11 @@ redo_run(struct redo *r, uint64_t t, int fix)
 		redo_give_up(r, "history lost");
 		return;
 	}
+	/* A run begun again for what came during it, some older than the
+	 * oldest checkpoint left: those are read from the files, late. */
+	again = fix && r->state == REDO_RUN && i < o;
 	if (i < o)
 		i = o;
-	r->floor_t = ckpt_at(r->ck, o)->time;
-	r->floor_off = ckpt_at(r->ck, o)->off;
 	/* What was shown stays shown: released as far again. */
 	if (r->m->now > r->horizon && r->state != REDO_VIEW)
 		r->horizon = r->m->now;
@@ -631,7 +677,15 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	p = ckpt_at(r->ck, i);
 	model_late_defer(r->m, 0, 0, 0);
 	redo_aside_again(r, p);
-	redo_give_global(r, p);
+	if (again) {
+		r->gq_used = 0;		/* the files hold them */
+		if (redo_catch_up(r, p) != 0) {
+			redo_give_up(r, spill_error(r->sp));
+			return;
+		}
+	} else
+		redo_give_global(r, p);
+	r->run_off = r->committed;
 	spill_pin(r->sp, p->time);
 	if (spill_seek(r->sp, p->time, p->off) != 0) {
 		redo_give_up(r, spill_error(r->sp));
@@ -690,6 +744,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 {
 	const struct proto_ev *const *ev;
 	size_t		 n, k;
+	int		 older;
 
 	for (;;) {
 		n = redo_take(r, &ev);
@@ -701,22 +756,26 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			/* What came meanwhile, older than where the run
 			 * is: kept, it ends the run as late events that
 			 * wait for the next correction; too much to keep,
-			 * the run starts again. */
-			if (r->arr_any && (r->arr_t < r->given_t ||
+			 * the run starts again (without a checkpoint left
+			 * for it, reads on: what came older than here is
+			 * lost, see redo_run_pin()). */
+			older = r->arr_any && (r->arr_t < r->given_t ||
 			    (r->arr_t == r->given_t &&
-			    r->arr_off < r->given_off))) {
-				if (!r->q_over) {
-					redo_defer(r);
-					r->tail = 1;
-					redo_give_kept(r);
-					return 0;
-				}
-				if (budget > 0 && source_now() < r->run_at +
-				    redo_gap(r)) {
-					r->waiting = 1;
-					return 1;
-				}
+			    r->arr_off < r->given_off));
+			if (older && !r->q_over) {
+				redo_defer(r);
+				r->tail = 1;
+				redo_give_kept(r);
+				return 0;
+			}
+			if (older && budget > 0 && source_now() < r->run_at +
+			    redo_gap(r)) {
+				r->waiting = 1;
+				return 1;
+			}
+			if (r->q_over)
 				r->st.overflowed++;
+			if (older && redo_oldest(r) >= 0) {
 				redo_run(r, r->arr_t, 1);
 				if (r->state != REDO_RUN)
 					return 0;
@@ -724,7 +783,6 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			}
 			if (r->q_over && spill_more(r->sp)) {
 				/* Too much came to keep: read it. */
-				r->st.overflowed++;
 				r->arr_any = 0;
 				r->q_used = 0;
 				r->q_over = 0;
@@ -755,7 +813,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 		}
 		if (redo_due(r))
 			redo_checkpoint(r);
-		spill_pin(r->sp, ev[n - 1]->time);
+		redo_run_pin(r);
 		if (budget > 0 && source_now() - start >= budget)
 			return 1;
 	}
@@ -811,6 +869,7 @@ redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
 {
 	int	i;
 
+	r->committed = upto;
 	if (!r->on) {
 		spill_commit(r->sp, upto);
 		return;
@@ -820,11 +879,14 @@ redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
 	if (r->state == REDO_IDLE && model_late_peek(r->m) &&
 	    (i = redo_oldest(r)) >= 0)
 		spill_pin(r->sp, ckpt_at(r->ck, i)->time);
+	if (r->state == REDO_RUN)
+		redo_run_pin(r);
 	if (spill_commit(r->sp, upto) != 0) {
 		r->st.error = spill_error(r->sp);
 		redo_give_up(r, NULL);
 		return;
 	}
+
 	if (r->ns == REDO_SAMPLES) {
 		r->s0 = (r->s0 + 1) % REDO_SAMPLES;
 		r->ns--;

@@ -24,6 +24,7 @@ struct live {
 	struct redo	*r;
 	struct tl	*tl;		/* or NULL: the timeline's summary */
 	uint64_t	 newest, wall, decoded;
+	uint64_t	 markers;	/* block markers among those decoded */
 	int		 reset;		/* the model began a program again */
 };
 
@@ -42,6 +43,8 @@ live_drain(struct live *l)
 			/* (A time of UINT64_MAX is the end of every range:
 			 * such an event is passed over, as in a file.) */
 			l->decoded += ev.time != UINT64_MAX;
+			l->markers += ev.time != UINT64_MAX &&
+			    ev.kind == PROTO_BLOCK_MARKER;
 			if (ev.time > l->newest)
 				l->newest = ev.time;
 			/* As loop.c: the summary has every event. */

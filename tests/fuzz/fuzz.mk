@@ -1,5 +1,6 @@
 # libFuzzer over the decoder, over reader.c's module (fuzz_reader), over
-# a live source's history and corrections (fuzz_live), and over what is
+# a live source's history and corrections (fuzz_live; fuzz_live-over with
+# corrections that overflow what they keep), and over what is
 # drawn, exported and scraped from any model (fuzz_ui).  Inputs they found
 # that failed once are kept in tests/fuzz/*-found and run each time.
 # `make fuzz` runs FUZZ_SECONDS; `make check` replays the seeds and fuzzes
@@ -35,6 +36,13 @@ $(FUZZ_LIB): $(patsubst %.c,build/fuzz/o/%.o,$(FUZZ_LIB_SRC))
 build/fuzz/fuzz_live: tests/fuzz/fuzz_live.c tests/fuzz/fuzz-live.h $(FUZZ_LIB)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(filter-out %.h,$^) -lm -pthread
+
+# fuzz_live with corrections that overflow: runs of 64 events, slabs of
+# 64, 2 KiB kept of what comes during a run (as tests/late's t_aside-over).
+FUZZ_OVER := -DREDO_N=64 -DFEED_N=64 -DREDO_Q_BYTES=2048
+build/fuzz/fuzz_live-over: tests/fuzz/fuzz_live.c tests/fuzz/fuzz-live.h src/time/redo.c src/read/feed.c $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(FUZZ_OVER) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(filter-out %.h,$^) -lm -pthread
 
 build/fuzz/fuzz_ui: tests/fuzz/fuzz_ui.c tests/fuzz/fuzz-live.h tests/ui/uitest.h $(FUZZ_LIB)
 	@mkdir -p $(@D)
@@ -79,12 +87,15 @@ build/fuzz/seeds.stamp: $(FUZZ_SEEDS)
 	@touch $@
 
 fuzz: build/fuzz/fuzz_proto build/fuzz/seeds.stamp build/fuzz/fuzz_reader build/fuzz/seeds-reader.stamp \
-    build/fuzz/fuzz_live build/fuzz/seeds-live.stamp build/fuzz/fuzz_ui build/fuzz/seeds-ui.stamp
+    build/fuzz/fuzz_live build/fuzz/fuzz_live-over build/fuzz/seeds-live.stamp build/fuzz/fuzz_ui \
+    build/fuzz/seeds-ui.stamp
 	build/fuzz/fuzz_proto -max_total_time=$(FUZZ_SECONDS) -max_len=32768 \
 	  -timeout=10 build/fuzz/corpus build/fuzz/seeds
 	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	  -timeout=10 build/fuzz/corpus-reader build/fuzz/seeds-reader tests/fuzz/reader-found
 	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=262145 \
+	  -timeout=20 build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found
+	build/fuzz/fuzz_live-over -max_total_time=$(FUZZ_SECONDS) -max_len=262145 \
 	  -timeout=20 build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found
 	build/fuzz/fuzz_ui -max_total_time=$(FUZZ_SECONDS) -max_len=70000 \
 	  -timeout=20 build/fuzz/corpus-ui build/fuzz/seeds-ui
@@ -100,6 +111,9 @@ check-fuzz:
 	  $(MAKE) -s build/fuzz/fuzz_live build/fuzz/seeds-live.stamp && \
 	  build/fuzz/fuzz_live -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=262145 -timeout=20 \
 	    build/fuzz/corpus-live build/fuzz/seeds-live tests/fuzz/live-found 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)" && \
+	  $(MAKE) -s build/fuzz/fuzz_live-over && \
+	  build/fuzz/fuzz_live-over build/fuzz/seeds-live/* tests/fuzz/live-found/* 2>&1 | \
+	    grep -E "^(Executed|==|SUMMARY)" | sed -n '$$p' && \
 	  $(MAKE) -s build/fuzz/fuzz_ui build/fuzz/seeds-ui.stamp && \
 	  build/fuzz/fuzz_ui -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=70000 -timeout=20 \
 	    build/fuzz/corpus-ui build/fuzz/seeds-ui 2>&1 | grep -E "^(Done|INFO: seed corpus|==|SUMMARY)"; fi

@@ -248,8 +248,8 @@ t_log(const char *path, int mode)
 	/* Past the history's bound (FUZZ_BOUND): those older than it are
 	 * late, each counted once, none lost to a correction after them. */
 	if (out.n > FUZZ_BOUND) {
-		ok(l.m->totals.late > 0 && l.m->totals.events +
-		    l.m->totals.blocks == l.decoded &&
+		ok(l.m->totals.late > 0 && l.m->totals.blocks == l.markers &&
+		    l.m->totals.events == l.decoded - l.markers &&
 		    l.m->totals.events == a->totals.events, "%s (%zu bytes, "
 		    "past the history, layout %d): every event counted (%llu "
 		    "decoded, %llu events of %llu), late %llu", path, out.n,
