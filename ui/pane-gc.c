@@ -119,7 +119,7 @@ pane_gc_summary(struct pane *p, const struct model *m, struct lines *l,
 	lines_putf(l, (*y)++, 1, LINES_NORMAL, l->width - 1,
 	    "balance %s  sync max %s  total %s  requests %llu",
 	    a, fmt_ns(b, g->sync_max), fmt_ns(c, g->sync_total),
-	    (unsigned long long)m->gc.requests);
+	    (unsigned long long)MODEL_SINCE(m, m->gc.requests, requests));
 }
 
 /* The histogram on one row: a sparkline from the first to the last

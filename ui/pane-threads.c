@@ -113,8 +113,11 @@ pane_threads_reasons(const struct model *m, struct lines *l, int y)
 	x += 2;
 	if (x < l->width)
 		lines_putf(l, y, x, LINES_DIM, l->width - x, " %llu created, "
-		    "%llu finished", (unsigned long long)m->threads.created,
-		    (unsigned long long)m->threads.finished);
+		    "%llu finished",
+		    (unsigned long long)MODEL_SINCE(m, m->threads.created,
+		    created),
+		    (unsigned long long)MODEL_SINCE(m, m->threads.finished,
+		    finished));
 }
 
 static void

@@ -300,9 +300,14 @@ view_goto(struct view *v)
 		    "(12.5s, 1m30s, 250ms, +5s, -5s, end)", v->go);
 		return UI_NONE;
 	}
-	/* Event time, as the header shows it. */
-	if (strcmp(v->go, "end") == 0)
+	/* Event time, as the header shows it; past the last event, the
+	 * end (as before the first, the start). */
+	if (strcmp(v->go, "end") == 0 || t > v->last_ns) {
+		if (t > v->last_ns && strcmp(v->go, "end") != 0)
+			snprintf(v->msg, sizeof v->msg, "g: %s is past the "
+			    "last event: the end", v->go);
 		t = v->last_ns + 1;	/* every event, the last included */
+	}
 	v->seek_ns = t;
 	return UI_SEEK;
 }

@@ -19,6 +19,19 @@
 static int loop_sig_fd = -1;
 static void (*loop_sig_restore)(void);
 
+/*
+ * The signals whose default action ends the process, bar those the loop
+ * handles and SIGKILL, SIGSTOP: with a terminal, each puts it back first
+ * (then dies as it would have).  The crash handlers run on a stack of
+ * their own, so that a stack overflow (SIGSEGV) is one too.
+ */
+static const int loop_fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL,
+    SIGTRAP, SIGSYS, SIGQUIT, SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2, SIGALRM,
+    SIGVTALRM, SIGPROF, SIGPOLL, SIGSTKFLT, SIGPWR };
+#define LOOP_NFATAL	(sizeof loop_fatal / sizeof loop_fatal[0])
+#define LOOP_ALTSTACK	(64 << 10)
+static char loop_altstack[LOOP_ALTSTACK];
+
 static void
 loop_sig_handler(int sig)
 {
@@ -54,6 +67,7 @@ loop_catch(int sig, void (*fn)(int), int flags)
 int
 loop_signals(int fds[2], const struct loop_ui *ui, char **cause)
 {
+	stack_t	ss;
 	int	tui = ui != NULL;
 	int	i, fl;
 
@@ -76,10 +90,13 @@ loop_signals(int fds[2], const struct loop_ui *ui, char **cause)
 		loop_catch(SIGWINCH, loop_sig_handler, SA_RESTART);
 		loop_catch(SIGTSTP, loop_sig_handler, SA_RESTART);
 		loop_catch(SIGCONT, loop_sig_handler, SA_RESTART);
-		loop_catch(SIGSEGV, loop_crash_handler, SA_RESETHAND);
-		loop_catch(SIGBUS, loop_crash_handler, SA_RESETHAND);
-		loop_catch(SIGABRT, loop_crash_handler, SA_RESETHAND);
-		loop_catch(SIGFPE, loop_crash_handler, SA_RESETHAND);
+		ss.ss_sp = loop_altstack;
+		ss.ss_size = sizeof loop_altstack;
+		ss.ss_flags = 0;
+		(void)sigaltstack(&ss, NULL);
+		for (i = 0; i < (int)LOOP_NFATAL; i++)
+			loop_catch(loop_fatal[i], loop_crash_handler,
+			    SA_RESETHAND | SA_ONSTACK);
 	}
 	return 0;
 }
@@ -88,13 +105,15 @@ void
 loop_unsignals(int fds[2], int tui)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH,
-	    SIGTSTP, SIGCONT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+	    SIGTSTP, SIGCONT };
 	size_t	i;
 
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		if (tui || i < 3)
 			loop_catch(sigs[i], SIG_DFL, 0);
 	}
+	for (i = 0; tui && i < LOOP_NFATAL; i++)
+		loop_catch(loop_fatal[i], SIG_DFL, 0);
 	loop_sig_fd = -1;
 	loop_sig_restore = NULL;
 	if (fds[0] != -1)

@@ -176,8 +176,6 @@ cmp_tagcount(const void *a, const void *b)
 	    ((const struct tagcount *)b)->name);
 }
 
-/* A count that only grows, since the range began if there is one. */
-#define SINCE(m, v, field)	((m)->range.on ? (v) - (m)->range.field : (v))
 
 static void
 json_events(const struct model *m, struct outbuf *ob)
@@ -346,16 +344,17 @@ json_threads(const struct model *m, struct outbuf *ob)
 	int			 n, i, first = 1, w;
 	const char		*txt;
 
-	js_u(ob, "\"threads\":{\"created\":", SINCE(m, t->created, created));
-	js_u(ob, ",\"finished\":", t->finished);
+	js_u(ob, "\"threads\":{\"created\":", MODEL_SINCE(m, t->created, created));
+	js_u(ob, ",\"finished\":", MODEL_SINCE(m, t->finished, finished));
 	js_u(ob, ",\"live\":", t->live);
 	js_u(ob, ",\"running\":", t->by_state[MODEL_T_RUNNING]);
 	js_u(ob, ",\"runnable\":", t->by_state[MODEL_T_RUNNABLE]);
 	js_u(ob, ",\"blocked\":", t->by_state[MODEL_T_BLOCKED]);
-	js_u(ob, ",\"migrations\":", t->migrations);
-	js_u(ob, ",\"wakeups\":", t->wakeups);
-	js_u(ob, ",\"runs\":", t->runs);
-	js_u(ob, ",\"cpu_ns\":", t->cpu_ns);
+	js_u(ob, ",\"migrations\":",
+	    MODEL_SINCE(m, t->migrations, migrations));
+	js_u(ob, ",\"wakeups\":", MODEL_SINCE(m, t->wakeups, wakeups));
+	js_u(ob, ",\"runs\":", MODEL_SINCE(m, t->runs, runs));
+	js_u(ob, ",\"cpu_ns\":", MODEL_SINCE(m, t->cpu_ns, cpu_ns));
 	js_u(ob, ",\"table\":", t->table);
 	js_u(ob, ",\"evicted\":", t->evicted);
 	js_u(ob, ",\"dropped\":", t->dropped);
@@ -432,8 +431,8 @@ json_gc(const struct model *m, struct outbuf *ob)
 	model_gc_window(m, MODEL_WRUN, &g);
 	outbuf_str(ob, "\"gc\":{");
 	json_gc_win(ob, &g);
-	js_u(ob, ",\"requests\":", m->gc.requests);
-	js_u(ob, ",\"global_syncs\":", m->gc.syncs);
+	js_u(ob, ",\"requests\":", MODEL_SINCE(m, m->gc.requests, requests));
+	js_u(ob, ",\"global_syncs\":", MODEL_SINCE(m, m->gc.syncs, syncs));
 	js_bool(ob, ",\"in_gc\":", m->gc.in_gc);
 	js_u(ob, ",\"dropped\":", m->gc.dropped);
 	outbuf_str(ob, ",\"mmu\":{");
@@ -504,7 +503,7 @@ json_heap(const struct model *m, struct outbuf *ob)
 	js_u(ob, ",\"needed\":", h->mr_needed);
 	js_u(ob, ",\"returned\":", h->mr_returned);
 	js_u(ob, ",\"returned_total\":", h->mr_returned_total);
-	js_u(ob, "},\"censuses\":", SINCE(m, m->hprof.censuses, censuses));
+	js_u(ob, "},\"censuses\":", MODEL_SINCE(m, m->hprof.censuses, censuses));
 	js_u(ob, ",\"census_samples\":", m->hprof.samples);
 	js_u(ob, ",\"bands\":", m->hprof.bands);
 	js_u(ob, ",\"bands_evicted\":", m->hprof.bands_evicted);
@@ -541,9 +540,9 @@ json_nonmoving(const struct model *m, struct outbuf *ob)
 	int			 i;
 
 	js_u(ob, "\"nonmoving\":{\"censuses\":",
-	    SINCE(m, nm->censuses, nm_censuses));
+	    MODEL_SINCE(m, nm->censuses, nm_censuses));
 	js_u(ob, ",\"census_events\":",
-	    SINCE(m, nm->census_events, nm_census_events));
+	    MODEL_SINCE(m, nm->census_events, nm_census_events));
 	js_u(ob, ",\"live_bytes\":", nm->live_bytes);
 	js_u(ob, ",\"segment_bytes\":", nm->seg_bytes);
 	outbuf_str(ob, ",\"sizes\":[");
@@ -653,8 +652,8 @@ json_msgs(const struct model *m, struct outbuf *ob)
 	const struct model_msg	*g;
 	int			 i;
 
-	js_u(ob, "\"messages\":{\"user\":", SINCE(m, m->msgs.user, user));
-	js_u(ob, ",\"markers\":", SINCE(m, m->msgs.markers, markers));
+	js_u(ob, "\"messages\":{\"user\":", MODEL_SINCE(m, m->msgs.user, user));
+	js_u(ob, ",\"markers\":", MODEL_SINCE(m, m->msgs.markers, markers));
 	js_u(ob, ",\"log\":", m->msgs.log);
 	js_u(ob, ",\"binary\":", m->msgs.binary);
 	outbuf_str(ob, ",\"recent\":[");
@@ -706,9 +705,9 @@ model_json_more(const struct model *m, FILE *f, const char *more)
 		outbuf_str(ob, "},");
 	}
 	json_events(m, ob);
-	js_u(ob, ",\"events_total\":", SINCE(m, t->events, events));
-	js_u(ob, ",\"bytes_total\":", SINCE(m, t->bytes, bytes));
-	js_u(ob, ",\"blocks\":", SINCE(m, t->blocks, blocks));
+	js_u(ob, ",\"events_total\":", MODEL_SINCE(m, t->events, events));
+	js_u(ob, ",\"bytes_total\":", MODEL_SINCE(m, t->bytes, bytes));
+	js_u(ob, ",\"blocks\":", MODEL_SINCE(m, t->blocks, blocks));
 	js_u(ob, ",\"unknown\":", t->unknown);
 	js_u(ob, ",\"unknown_tags\":", t->unknown_tags);
 	js_u(ob, ",\"errors\":", t->errors);

@@ -309,6 +309,13 @@ model_range_begin(struct model *m, uint64_t from, uint64_t to)
 	r->nm_census_events = m->nm.census_events;
 	r->user = m->msgs.user;
 	r->markers = m->msgs.markers;
+	r->finished = m->threads.finished;
+	r->migrations = m->threads.migrations;
+	r->wakeups = m->threads.wakeups;
+	r->runs = m->threads.runs;
+	r->cpu_ns = m->threads.cpu_ns;
+	r->requests = m->gc.requests;
+	r->syncs = m->gc.syncs;
 }
 
 static int

@@ -535,7 +535,13 @@ struct model_range {
 	uint64_t	*tags;		/* [PROTO_NTAGS] tag_count at from */
 	uint64_t	 events, bytes, blocks, created, censuses;
 	uint64_t	 nm_censuses, nm_census_events, user, markers;
+	uint64_t	 finished, migrations, wakeups, runs, cpu_ns;
+	uint64_t	 requests, syncs;
 };
+
+/* A count that only grows, from the range's start when one is shown. */
+#define MODEL_SINCE(m, v, field) \
+	((m)->range.on ? (v) - (m)->range.field : (v))
 
 /* ------------------------------------------------------------------ */
 /* Per-slot series, for rates and sparklines. */

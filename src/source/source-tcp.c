@@ -73,6 +73,12 @@ source_tcp_split(const char *target, char *host, size_t hostsize,
 		source_cause(cause, "%s: bad port", orig);
 		return -1;
 	}
+	/* A number, 0 to 65535: getaddrinfo() takes 99999 as 34463. */
+	if (strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+	    (strlen(colon + 1) > 5 || atol(colon + 1) > 65535)) {
+		source_cause(cause, "%s: a port is 0 to 65535", orig);
+		return -1;
+	}
 	memcpy(host, target, hlen);
 	host[hlen] = '\0';
 	strcpy(port, colon + 1);

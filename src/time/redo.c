@@ -82,9 +82,14 @@ struct redo {
 	struct model	*m;
 	struct spill	*sp;
 	struct ckpt	*ck;
+	/* The model as shown when a correction began (its only entry, if
+	 * fb_ok): put back if the correction cannot go on. */
+	struct ckpt	*fb;
+	int		 fb_ok;
 	enum redo_state	 state;
 	char		*cause;
 	int		 on;		/* a session is kept */
+	int		 giving_up;	/* in redo_give_up() */
 
 	uint64_t	 since_ckpt;	/* events applied since the last one */
 	uint64_t	 ckpt_time;	/* and its time */
@@ -351,7 +356,8 @@ redo_new(struct model *m, uint64_t max_bytes, uint64_t max_ns, char **cause)
 	}
 	r->m = m;
 	if ((r->sp = spill_new(max_bytes, max_ns, cause)) == NULL ||
-	    (r->ck = ckpt_new(cause)) == NULL) {
+	    (r->ck = ckpt_new(cause)) == NULL ||
+	    (r->fb = ckpt_new(cause)) == NULL) {
 		redo_free(r);
 		return NULL;
 	}
@@ -370,6 +376,7 @@ redo_free(struct redo *r)
 	redo_unlend(r);
 	spill_free(r->sp);
 	ckpt_free(r->ck);
+	ckpt_free(r->fb);
 	free(r->q);
 	free(r->aq);
 	free(r->gq);
@@ -486,8 +493,14 @@ redo_connect(struct redo *r)
 void
 redo_give_up(struct redo *r, const char *why)
 {
-	if (r->state != REDO_IDLE || (r->on && model_late_peek(r->m)))
+	/* (Not again from within: a run that cannot go on gives up where
+	 * it is; finishing it would give up again, without end.) */
+	if (!r->giving_up && (r->state != REDO_IDLE || (r->on &&
+	    model_late_peek(r->m)))) {
+		r->giving_up = 1;
 		redo_finish(r);
+		r->giving_up = 0;
+	}
 	redo_off(r);
 	if (why != NULL)
 		r->st.error = why;
@@ -643,6 +656,42 @@ redo_event(struct redo *r, const struct proto_ev *ev)
 }
 
 /*
+ * A correction that cannot go on (its history cannot be read, a
+ * checkpoint not read back): the model as shown before it began, what
+ * came since that was kept applied late, then as redo_give_up().  What
+ * only the files held (the late events it was for, the events the model
+ * held back) is lost; without this the model was left where the
+ * correction had got to (from the start: no event at all).
+ */
+static void
+redo_fail(struct redo *r, const char *why)
+{
+	if (r->fb_ok && ckpt_restore(r->fb, 0, r->m) == 0) {
+		redo_unlend(r);
+		r->state = REDO_IDLE;
+		r->st.busy = 0;
+		r->run_fix = 0;
+		r->fb_ok = 0;
+		model_late_defer(r->m, 0, 0, 0);
+		redo_give_kept(r);
+	}
+	redo_give_up(r, why);
+}
+
+/* Before a correction: the model as shown, to put back if it fails. */
+static void
+redo_fallback(struct redo *r)
+{
+	struct ckpt_pos	pos;
+
+	ckpt_keep(r->fb, 0, 0);
+	model_released(r->m, &pos.time, &pos.off);
+	pos.events = r->m->totals.events;
+	pos.aside = r->aside_n;
+	r->fb_ok = ckpt_save(r->fb, r->m, &pos) == 0;
+}
+
+/*
  * Go on from the last checkpoint before (t, off) (fix: after a late event,
  * the later ones are false) and apply the history again.
  */
@@ -654,10 +703,12 @@ redo_run(struct redo *r, uint64_t t, int fix)
 
 	redo_unlend(r);
 	r->here = 0;
+	if (fix && !r->run_fix && r->state == REDO_IDLE)
+		redo_fallback(r);
 	o = redo_oldest(r);
 	i = ckpt_find(r->ck, t);
 	if (o < 0) {
-		redo_give_up(r, "history lost");
+		redo_fail(r, "history lost");
 		return;
 	}
 	/* A run begun again for what came during it, some older than the
@@ -669,7 +720,7 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	if (r->m->now > r->horizon && r->state != REDO_VIEW)
 		r->horizon = r->m->now;
 	if (ckpt_restore(r->ck, i, r->m) != 0) {
-		redo_give_up(r, "a checkpoint could not be read back");
+		redo_fail(r, "a checkpoint could not be read back");
 		return;
 	}
 	if (fix)
@@ -680,7 +731,7 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	if (again) {
 		r->gq_used = 0;		/* the files hold them */
 		if (redo_catch_up(r, p) != 0) {
-			redo_give_up(r, spill_error(r->sp));
+			redo_fail(r, spill_error(r->sp));
 			return;
 		}
 	} else
@@ -688,7 +739,7 @@ redo_run(struct redo *r, uint64_t t, int fix)
 	r->run_off = r->committed;
 	spill_pin(r->sp, p->time);
 	if (spill_seek(r->sp, p->time, p->off) != 0) {
-		redo_give_up(r, spill_error(r->sp));
+		redo_fail(r, spill_error(r->sp));
 		return;
 	}
 	if (fix)
@@ -723,6 +774,7 @@ redo_done(struct redo *r, uint64_t wall)
 	r->st.busy = 0;
 	spill_pin(r->sp, UINT64_MAX);
 	spill_rest(r->sp);
+	r->fb_ok = 0;
 	if (r->run_fix) {
 		r->last_run_ns = wall > r->chain_at ? wall - r->chain_at : 0;
 		r->done_at = wall;
@@ -749,7 +801,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 	for (;;) {
 		n = redo_take(r, &ev);
 		if (n == 0 && spill_failed(r->sp)) {
-			redo_give_up(r, spill_error(r->sp));
+			redo_fail(r, spill_error(r->sp));
 			return 0;
 		}
 		if (n == 0) {
@@ -787,7 +839,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 				r->q_used = 0;
 				r->q_over = 0;
 				if (spill_refresh(r->sp) != 0) {
-					redo_give_up(r, spill_error(r->sp));
+					redo_fail(r, spill_error(r->sp));
 					return 0;
 				}
 				continue;
@@ -882,8 +934,15 @@ redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
 	if (r->state == REDO_RUN)
 		redo_run_pin(r);
 	if (spill_commit(r->sp, upto) != 0) {
+		/* The files are gone (spill_fail()): nothing to go over
+		 * again, and a correction under way gives way to the model
+		 * as shown before it (finishing it from no files left the
+		 * model at its checkpoint: /tmp full, the figures gone). */
 		r->st.error = spill_error(r->sp);
-		redo_give_up(r, NULL);
+		if (r->state == REDO_RUN && r->fb_ok)
+			redo_fail(r, NULL);
+		else
+			redo_off(r);
 		return;
 	}
 

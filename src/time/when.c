@@ -49,7 +49,10 @@ when_parse(const char *s, uint64_t now, uint64_t end, uint64_t *t)
 		v = strtod(p, &e);
 		if (e == p || !isfinite(v))
 			return -1;
-		p = e;
+		/* Decimal digits only (strtod also takes 0x10 and 1e9). */
+		for (; p < e; p++)
+			if (!isdigit((unsigned char)*p) && *p != '.')
+				return -1;
 		for (i = 0; i < sizeof when_units / sizeof when_units[0];
 		    i++) {
 			n = strlen(when_units[i].unit);

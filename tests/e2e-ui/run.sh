@@ -7,7 +7,8 @@
 # `evtop --batch --json` on the same input, formatted as the UI formats
 # them (build/tests/ui/uifmt).  Also: help, zoom, Escape (through the key
 # timeout), the filter prompt, resize, NO_COLOR, an ASCII locale, the
-# terminal restored after q, F10, ^C, SIGTERM, SIGHUP and SIGSEGV, ^Z and
+# terminal restored after q, F10, ^C, SIGTERM, SIGHUP, SIGSEGV, SIGILL,
+# SIGQUIT and SIGUSR1, ^Z and
 # fg, and control keys over a Unix socket (tests/sources/fakeprod).
 #
 # Prints SKIPPED and passes without tmux.
@@ -311,7 +312,7 @@ restore() {
 	[ "$($T display -p -t "$_s" '#{alternate_on}')" = 1 ] || return 1
 	case $2 in
 	q|F10|C-c)	$T send-keys -t "$_s" "$2" ;;
-	TERM|HUP|SEGV)	kill -"$2" "$(cat "$TMP/pid")" ;;
+	TERM|HUP|SEGV|ILL|QUIT|USR1)	kill -"$2" "$(cat "$TMP/pid")" ;;
 	esac
 	wait_for "$_s" "EXITED" || return 1
 	wait_file "$TMP/after" || return 1
@@ -324,8 +325,9 @@ restore() {
 	    return 1
 	! has "$_s" "F1Help"
 }
-# SEGV: the crash handler's ui_emergency_restore(), not ui_free().
-for how in q F10 C-c TERM HUP SEGV; do
+# SEGV: the crash handler's ui_emergency_restore(), not ui_free(); ILL
+# (__builtin_trap()), QUIT and USR1 end the process by default as well.
+for how in q F10 C-c TERM HUP SEGV ILL QUIT USR1; do
 	restore "r$how" "$how"
 	ok $? "$how: the terminal restored (settings, screen, cursor, keypad)"
 	$T kill-session -t "r$how" 2>/dev/null

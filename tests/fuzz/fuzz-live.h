@@ -87,10 +87,10 @@ live_feed(struct live *l, uint8_t *buf, const uint8_t *p, size_t n)
 
 /* A live source whose bytes are data[0..size), in reads of 1..2^(seed %
  * 17) bytes; the history kept, corrections run to the end; with tl, the
- * timeline's summary fed. */
+ * timeline's summary fed; hook, if not NULL, called after each read. */
 static __attribute__((unused)) void
-live_run(struct live *l, unsigned seed, const uint8_t *data, size_t size,
-    struct tl *tl)
+live_run_hook(struct live *l, unsigned seed, const uint8_t *data,
+    size_t size, struct tl *tl, void (*hook)(struct live *))
 {
 	static uint8_t	 buf[FUZZ_DEC];
 	char		*cause = NULL;
@@ -109,9 +109,18 @@ live_run(struct live *l, unsigned seed, const uint8_t *data, size_t size,
 		if (k > size - at)
 			k = size - at;
 		live_feed(l, buf, data + at, k);
+		if (hook != NULL)
+			hook(l);
 	}
 	redo_finish(l->r);
 	model_flush(l->m);
+}
+
+static __attribute__((unused)) void
+live_run(struct live *l, unsigned seed, const uint8_t *data, size_t size,
+    struct tl *tl)
+{
+	live_run_hook(l, seed, data, size, tl, NULL);
 }
 
 static __attribute__((unused)) void

@@ -26,9 +26,12 @@
  *
  *	t_aside LOG...
  */
+#include <sys/resource.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "evtop.h"
 #include "../fuzz/fuzz-live.h"
@@ -127,6 +130,29 @@ json_of(struct model *m)
 }
 
 static uint64_t	overflowed;
+static struct rlimit	fd_limit;
+static int		fd_cut;
+static uint64_t		shown;		/* events, before the correction */
+
+/* Once a correction runs, no more files: its history cannot be read. */
+static void
+cut_files(struct live *l)
+{
+	struct rlimit	lim = fd_limit;
+	int		fd;
+
+	if (!fd_cut && !redo_busy(l->r))
+		shown = l->m->totals.events;
+	if (fd_cut || !redo_busy(l->r))
+		return;
+	if ((fd = dup(0)) < 0)
+		abort();
+	close(fd);
+	lim.rlim_cur = (rlim_t)fd;	/* the lowest free one is too many */
+	if (setrlimit(RLIMIT_NOFILE, &lim) != 0)
+		abort();
+	fd_cut = 1;
+}
 
 /*
  * mode 0: ..., the global block, the highest cap's block after 60%;
@@ -198,7 +224,7 @@ t_log(const char *path, int mode)
 	block(&out, cap, &cur, t0, t1, seen);
 	model_flush(a);
 	la = pick(top, total * 3 / 5, -1);
-	if (mode == 1)
+	if (mode >= 1)
 		lb = pick(-1, total * 3 / 10, la);
 	/* The blocks moved, out of the output, in the order they go. */
 	mv[0] = la;
@@ -241,13 +267,29 @@ t_log(const char *path, int mode)
 			fclose(f);
 		}
 	}
-	live_run(&l, 10, out.p, out.n, NULL);	/* reads of up to 1 KiB */
+	/* Reads of up to 1 KiB (mode 2: files cut during a correction). */
+	fd_cut = 0;
+	live_run_hook(&l, 10, out.p, out.n, NULL, mode == 2 ? cut_files :
+	    NULL);
+	if (fd_cut && setrlimit(RLIMIT_NOFILE, &fd_limit) != 0)
+		abort();
 	jb = json_of(l.m);
 	redo_stats(l.r, &rs);
 	overflowed += rs.overflowed;
 	/* Past the history's bound (FUZZ_BOUND): those older than it are
 	 * late, each counted once, none lost to a correction after them. */
-	if (out.n > FUZZ_BOUND) {
+	if (mode == 2) {
+		/* What was shown stays: the late events the correction was
+		 * for, and those held back, only its files had. */
+		ok(fd_cut && rs.error != NULL && l.m->totals.events >= shown &&
+		    l.m->totals.events <= l.decoded - l.markers, "%s: no file "
+		    "to be had during a correction: given up (%s), the figures "
+		    "as shown kept: %llu events, %llu before it, of %llu",
+		    path, rs.error != NULL ? rs.error : "no error",
+		    (unsigned long long)l.m->totals.events,
+		    (unsigned long long)shown,
+		    (unsigned long long)(l.decoded - l.markers));
+	} else if (out.n > FUZZ_BOUND) {
 		ok(l.m->totals.late > 0 && l.m->totals.blocks == l.markers &&
 		    l.m->totals.events == l.decoded - l.markers &&
 		    l.m->totals.events == a->totals.events, "%s (%zu bytes, "
@@ -286,9 +328,12 @@ main(int argc, char **argv)
 {
 	int	i;
 
+	if (getrlimit(RLIMIT_NOFILE, &fd_limit) != 0)
+		abort();
 	for (i = 1; i < argc; i++) {
 		t_log(argv[i], 0);
 		t_log(argv[i], 1);
+		t_log(argv[i], 2);
 	}
 #ifdef T_ASIDE_OVERFLOW
 	ok(overflowed > 0, "runs that overflowed what they keep: %llu",

@@ -809,9 +809,12 @@ test_tcp(void)
 		{ "127.0.0.1:1", "127.0.0.1", "1" },
 		{ "[::1]:9000", "::1", "9000" },
 		{ "[fe80::1%lo]:http", "fe80::1%lo", "http" },
+		{ "localhost:65535", "localhost", "65535" },
+		{ "localhost:0", "localhost", "0" },
 	};
 	static const char *bad[] = { "localhost", "localhost:", ":42",
-	    "::1:9000", "[::1]9000", "[::1", "[]:1" };
+	    "::1:9000", "[::1]9000", "[::1", "[]:1", "localhost:65536",
+	    "127.0.0.1:99999", "[::1]:74000", "localhost:0000065535" };
 	char		 host[256], port[32], target[64], buf[64];
 	char		*cause = NULL;
 	struct source	*src, *src2;

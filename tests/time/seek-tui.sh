@@ -3,7 +3,7 @@
 # header says event 0.200s and the replay is held; the GC pane's count
 # (its 10 s window holds the whole 0.2 s) equals `evtop --batch --json
 # --from 0 --to 0.2s`; `g end` shows the last event's time and the whole
-# run's count; `g -0.1s` goes back; P goes on from there; a bad time is
+# run's count; a time past the end is the end, said; `g -0.1s` goes back; P goes on from there; a bad time is
 # said and changes nothing.  Prints SKIPPED without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -41,6 +41,13 @@ ok "the GC pane counts the collections before 0.2 s ($want)" \
 go end
 all=$(./evtop --batch --json $log | tail -1 | jq .gc.collections)
 ok "g end: all $all collections" screen_has s " 2 GC +$all collections" 5
+go 0.2s
+screen_has s 'event 0\.200s' 5 >/dev/null
+go 99999h
+ok "g past the last event: said, the end" screen_has s 'past the last event' 5
+ok "... all $all collections, 100%" screen_has s " 2 GC +$all collections" 5
+$T capture-pane -p -t s | grep -q 'event 99999h'
+ok "... not a time after the end" eq $? 1
 go -0.1s
 ok "g -0.1s goes back" screen_has s "event 0\.3[0-9][0-9]s" 5
 go 12x

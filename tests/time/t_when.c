@@ -57,5 +57,9 @@ main(void)
 	bad("abc");
 	bad("+");
 	bad("1e30s");
+	bad("0x10");
+	bad("0x10s");
+	bad("1e9");
+	bad("2E3ms");
 	return tap_done();
 }
