@@ -116,10 +116,12 @@ pane_gc_summary(struct pane *p, const struct model *m, struct lines *l,
 		snprintf(a, sizeof a, "%.2f", g->balance);
 	else
 		snprintf(a, sizeof a, "-");
+	/* (Requests are counted over the run, or the range: said.) */
 	lines_putf(l, (*y)++, 1, LINES_NORMAL, l->width - 1,
-	    "balance %s  sync max %s  total %s  requests %llu",
+	    "balance %s  sync max %s  total %s  requests %llu (%s)",
 	    a, fmt_ns(b, g->sync_max), fmt_ns(c, g->sync_total),
-	    (unsigned long long)MODEL_SINCE(m, m->gc.requests, requests));
+	    (unsigned long long)MODEL_SINCE(m, m->gc.requests, requests),
+	    m->range.on ? "range" : "run");
 }
 
 /* The histogram on one row: a sparkline from the first to the last

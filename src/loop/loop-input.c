@@ -41,6 +41,13 @@ loop_event(struct loop *l, const struct proto_ev *ev)
 	if (l->redo == NULL || redo_event(l->redo, ev))
 		model_apply(l->model, ev);
 	l->events++;
+	/* Another program: the timeline starts afresh too, from the event
+	 * the model began it with (or one shortly after). */
+	if (l->tl != NULL && l->model->prog.resets != l->tl_resets) {
+		l->tl_resets = l->model->prog.resets;
+		tl_reset(l->tl);
+		tl_event(l->tl, ev, 1);
+	}
 }
 
 /* loop_event() for ev[0..n), the model's share in one call (a replay at

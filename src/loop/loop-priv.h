@@ -64,6 +64,7 @@ struct loop {
 	uint64_t	 seek_to;
 	int		 relay_at, relay_n;
 	struct tl	*tl;		/* the timeline's summary (TUI) */
+	uint64_t	 tl_resets;	/* the model's prog.resets it follows */
 	struct redo	*redo;		/* a live source's history */
 
 	struct evtop_status st;

@@ -95,7 +95,7 @@ model_gc_reset_run(struct model *m)
 	p->bal_n = 0;
 	p->bal_sum = 0;
 	/* A collection running now began before: it is not the run's. */
-	p->run_first_seq = p->gcseq + 1 + (p->n_in_gc > 0);
+	p->run_first_seq = p->gcseq + 1 + (p->coll_open != 0);
 	p->mmu_lost = 0;
 	m->gc.collections = 0;
 	m->gc.gc_ns = 0;
@@ -487,6 +487,30 @@ gc_end(struct model *m, uint64_t t)
 /* GC_START and GC_END come once per cap per collection: each has its own
  * entry (as the other frequent kinds have, below), the collection's start
  * and end are calls of their own. */
+/* Who closes the open collection, besides a cap by its number. */
+enum { GC_CLOSE_NONE = -3, GC_CLOSE_ALL = -2, GC_CLOSE_NOCAP = -1 };
+
+/* c's number for close_on (NULL: the events without a cap). */
+static int
+gc_who(const struct model *m, const struct mcap *c)
+{
+	return c != NULL ? c->pub.id : GC_CLOSE_NOCAP;
+}
+
+/* Closed at t; by its leader (the GC_STATS_GHC poster) whose GC_START
+ * was at s, from there: the pause the RTS measures (+RTS -s), where the
+ * first GC_START may be a worker's, woken before its leader. */
+static void
+gc_close(struct model *m, uint64_t s, uint64_t t)
+{
+	struct model_priv	*p = m->p;
+
+	if (s > p->open.start && s <= t)
+		p->open.start = s;
+	gc_end(m, t);
+	p->coll_open = 0;
+}
+
 void
 model_gc_start(struct model *m, struct mcap *c, uint64_t t)
 {
@@ -497,8 +521,20 @@ model_gc_start(struct model *m, struct mcap *c, uint64_t t)
 	if (*in)
 		return;
 	*in = 1;
-	if (p->n_in_gc++ == 0)
+	if (c != NULL)
+		c->gc_start_t = t;
+	else
+		p->nocap_start_t = t;
+	/* Every cap out of GC and no GC_STATS_GHC came: it ended there. */
+	if (p->coll_open && p->n_in_gc == 0)
+		gc_close(m, 0, p->open_last_end);
+	p->n_in_gc++;
+	if (!p->coll_open) {
 		gc_begin(m, t);
+		p->coll_open = 1;
+		p->close_on = GC_CLOSE_NONE;
+		p->open_last_end = t;
+	}
 	p->open.ncaps++;
 	if (c != NULL) {
 		model_cap_close(m, c, t);
@@ -507,6 +543,13 @@ model_gc_start(struct model *m, struct mcap *c, uint64_t t)
 	}
 }
 
+/*
+ * A collection closes at the GC_END that leaves no cap in GC; once the
+ * log has GC_STATS_GHC, at its poster's (the leader's) GC_END instead: an
+ * idle worker posts its GC_END when it wakes for the next collection,
+ * after that one's first GC_START on -N4 (GHC 9.0, 9.6), which made two
+ * collections one and a pause of both.
+ */
 void
 model_gc_end(struct model *m, struct mcap *c, uint64_t t)
 {
@@ -521,8 +564,23 @@ model_gc_end(struct model *m, struct mcap *c, uint64_t t)
 		model_cap_close(m, c, t);
 		c->pub.state = MODEL_CAP_IDLE;
 	}
-	if (--p->n_in_gc == 0)
-		gc_end(m, t);
+	p->n_in_gc--;
+	if (!p->coll_open)
+		return;		/* a worker's, after its leader's */
+	if (c != NULL) {
+		c->gc_end_seq = p->open.seq;
+		c->gc_end_t = t;
+	} else {
+		p->nocap_end_seq = p->open.seq;
+		p->nocap_end_t = t;
+	}
+	if (t > p->open_last_end)
+		p->open_last_end = t;
+	if (p->close_on == gc_who(m, c))
+		gc_close(m, c != NULL ? c->gc_start_t : p->nocap_start_t, t);
+	else if (p->n_in_gc == 0 && (!p->stats_mode ||
+	    p->close_on == GC_CLOSE_ALL))
+		gc_close(m, 0, t);
 }
 
 /* REQUEST_SEQ_GC, REQUEST_PAR_GC. */
@@ -532,21 +590,39 @@ model_gc_request(struct model *m, uint64_t t)
 	struct model_priv	*p = m->p;
 
 	m->gc.requests++;
-	if (!p->req_pending && p->n_in_gc == 0) {
+	if (!p->req_pending && (!p->coll_open || p->n_in_gc == 0)) {
 		p->req_pending = 1;
 		p->req_time = t;
 	}
 }
 
-/* GC_STATS_GHC: into the collection running, or the last if it awaits. */
+/*
+ * GC_STATS_GHC: into the collection running, which its poster (c, the
+ * leader) closes at its GC_END (see model_gc_end()); or into the last if
+ * it awaits them (the first of a log, closed before they were known).
+ */
 void
-model_gc_stats(struct model *m, const struct proto_ev *ev)
+model_gc_stats(struct model *m, struct mcap *c, const struct proto_ev *ev)
 {
 	struct model_priv	*p = m->p;
+	int			 in = c != NULL ? c->in_gc : p->nocap_in_gc;
+	uint64_t		 seq = c != NULL ? c->gc_end_seq :
+				    p->nocap_end_seq;
 
-	if (p->n_in_gc > 0)
+	p->stats_mode = 1;
+	if (p->coll_open) {
 		stats_into(m, &p->open, ev, 0);
-	else if (p->stats_pending && p->gcseq > 0) {
+		if (in)
+			p->close_on = gc_who(m, c);
+		else if (seq == p->open.seq)
+			gc_close(m, c != NULL ? c->gc_start_t :
+			    p->nocap_start_t, c != NULL ? c->gc_end_t :
+			    p->nocap_end_t);
+		else if (p->n_in_gc == 0)
+			gc_close(m, 0, p->open_last_end);
+		else
+			p->close_on = GC_CLOSE_ALL;	/* no leader seen */
+	} else if (p->stats_pending && p->gcseq > 0) {
 		stats_into(m, REC(p, p->gcseq), ev, 1);
 		p->stats_pending = 0;
 	}

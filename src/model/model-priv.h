@@ -70,6 +70,9 @@ struct mcap {
 	struct model_cap pub;
 	struct mthr	*cur;		/* its running thread, or NULL */
 	int		 in_gc;		/* between its GC_START and GC_END */
+	uint64_t	 gc_start_t;	/* its last GC_START */
+	uint64_t	 gc_end_seq;	/* the collection its last GC_END ended */
+	uint64_t	 gc_end_t;	/* and when */
 	uint64_t	 acct;		/* closed spans accounted up to here */
 	uint32_t	 run[MODEL_NSLOTS], gc[MODEL_NSLOTS];	/* ns per slot */
 	struct wctr	 sp[6];		/* sparks: created .. overflowed */
@@ -301,6 +304,11 @@ struct model_priv {
 	struct model_gc_rec open;	/* the collection running now */
 	int		 n_in_gc;
 	int		 nocap_in_gc;
+	uint64_t	 nocap_start_t, nocap_end_seq, nocap_end_t; /* as mcap's */
+	int		 coll_open;	/* p->open is a collection running */
+	int		 stats_mode;	/* GC_STATS_GHC seen: leaders close */
+	int		 close_on;	/* GC_CLOSE_* or a cap's number */
+	uint64_t	 open_last_end;	/* the latest GC_END in p->open */
 	int		 req_pending;
 	uint64_t	 req_time;
 	int		 stats_pending;	/* last record awaits GC_STATS_GHC */
@@ -622,7 +630,8 @@ void		 model_gc_free(struct model *);
 void		 model_gc_start(struct model *, struct mcap *, uint64_t);
 void		 model_gc_end(struct model *, struct mcap *, uint64_t);
 void		 model_gc_request(struct model *, uint64_t);
-void		 model_gc_stats(struct model *, const struct proto_ev *);
+void		 model_gc_stats(struct model *, struct mcap *,
+		     const struct proto_ev *);
 void		 model_gc_reset_run(struct model *);
 
 /* model-nm.c */

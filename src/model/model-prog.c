@@ -204,7 +204,7 @@ model_heap_event(struct model *m, struct mcap *c, const struct proto_ev *ev)
 		 * posts them after its own GC_END, before or after the other
 		 * caps' (stat_endGC).  Open, it is p->open; ended, the
 		 * record gcseq. */
-		if (p->n_in_gc > 0)
+		if (p->coll_open)
 			p->open.live = b;
 		else if (p->live_pending) {
 			p->gcrec[p->gcseq % MODEL_NGCREC].live = b;

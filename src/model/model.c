@@ -179,6 +179,11 @@ model_reset_program(struct model *m)
 		memcpy(m->prog.args, old.args, sizeof old.args);
 	m->prog.sessions = old.sessions;
 	m->prog.resets = old.resets + 1;
+	/* Its events counted afresh, as everything else of it. */
+	memset(m->tag_count, 0, PROTO_NTAGS * sizeof *m->tag_count);
+	p->ntags_seen = 0;
+	m->totals.events = m->totals.bytes = m->totals.blocks = 0;
+	m->totals.unknown = m->totals.unknown_tags = m->totals.late = 0;
 	p->sess_rts = rts;
 	p->sess_args = args;
 }
@@ -237,6 +242,7 @@ model_session_gap(struct model *m)
 	m->gc.in_gc = 0;
 	p->n_in_gc = 0;
 	p->nocap_in_gc = 0;
+	p->coll_open = 0;
 	p->req_pending = 0;
 	p->stats_pending = p->live_pending = 0;
 	p->nm_in_sync = p->nm_marking = 0;
@@ -456,7 +462,7 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 		model_gc_request(m, t);
 		break;
 	case PROTO_GC_STATS_GHC:
-		model_gc_stats(m, ev);
+		model_gc_stats(m, c, ev);
 		break;
 	case PROTO_SPARK_COUNTERS:
 		if (c != NULL)
@@ -531,8 +537,14 @@ apply_one(struct model *m, struct model_priv *p, uint64_t *tags,
 		 * each connection, but a capability's block can begin
 		 * before it. */
 		if (p->sess_pid && m->prog.has_pid &&
-		    m->prog.pid != ev->u.pid.pid)
+		    m->prog.pid != ev->u.pid.pid) {
 			model_reset_program(m);
+			/* The new program's first event, counted anew. */
+			m->totals.bytes += ev->size;
+			tag_first(m, ev);
+			tags[ev->tag]++;
+			m->totals.events++;
+		}
 		model_prog_event(m, ev);
 		break;
 	case PROTO_RTS_IDENTIFIER:

@@ -19,9 +19,21 @@
 
 enum { TL_UNK, TL_IDLE, TL_RUN, TL_GC };
 
+/* Who closes the open collection (tl_gc_end()), besides a cap's number. */
+enum { TL_CLOSE_NONE = -3, TL_CLOSE_ALL = -2, TL_CLOSE_NOCAP = -1 };
+
+/* A cap's part in the collections (as the model's, model-gc.c). */
+struct tl_gcs {
+	uint8_t		 in;		/* between its GC_START and GC_END */
+	uint64_t	 start_t;	/* its last GC_START */
+	uint64_t	 end_seq, end_t;	/* its last GC_END: which, when */
+	uint8_t		 unk;		/* a range's: its first event a GC_END, */
+	uint64_t	 unk_t;		/* then */
+};
+
 struct tl_cap {
 	uint8_t		 state;
-	uint8_t		 in_gc;
+	struct tl_gcs	 gc_in;
 	uint32_t	 thread;	/* running, when TL_RUN */
 	uint64_t	 since;		/* when the state began */
 	uint64_t	 sb;		/* its bucket */
@@ -42,11 +54,20 @@ struct tl {
 	struct tl_cap	*cap[TL_MAX_CAPS];
 	int		 ncaps;
 
-	/* The program's GC pauses. */
-	uint8_t		 nocap_in_gc;
+	/* The program's GC pauses: a collection closes at the GC_END that
+	 * leaves no cap in GC, or once the log has GC_STATS_GHC at its
+	 * leader's (see model-gc.c): so a live source's blocks, in the
+	 * order they come, count each once. */
+	struct tl_gcs	 nocap_gc;
 	int		 n_in_gc;
+	int		 coll_open;
+	int		 stats_mode;
+	int		 close_on;	/* TL_CLOSE_* or a cap's number */
+	uint64_t	 coll_seq;	/* collections begun */
+	uint64_t	 last_end;
 	int		 saw_gc_start;
 	int		 clipped;	/* a pause began before a range */
+	int		 clip_wait;	/* its leader's first GC_END ends it */
 	uint64_t	 clip_end;	/* its end so far */
 	uint64_t	 pause_start;
 	uint64_t	 npauses;
@@ -74,6 +95,7 @@ tl_init(struct tl *tl)
 	memset(tl, 0, sizeof *tl);
 	tl->shift = TL_SHIFT0;
 	tl->mark_stride = 1;
+	tl->close_on = tl->clip_wait = TL_CLOSE_NONE;
 }
 
 struct tl *
@@ -383,31 +405,103 @@ tl_clipped(struct tl *tl, uint64_t t)
 	tl_long_add(tl, tl->start, t - tl->start);
 }
 
+/* The open pause ends at e: from its leader's start s if within it. */
 static void
-tl_gc_start(struct tl *tl, uint8_t *in, uint64_t t)
+tl_gc_close(struct tl *tl, uint64_t s, uint64_t e)
 {
-	tl->saw_gc_start = 1;
-	if (*in)
-		return;
-	*in = 1;
-	if (tl->n_in_gc++ == 0)
-		tl->pause_start = t;
+	tl->coll_open = 0;
+	tl_pause(tl, s > tl->pause_start && s <= e ? s : tl->pause_start, e);
+}
+
+/* The log had a GC_STATS_GHC before what this summary is fed (a range):
+ * leaders close collections from its start, as from the first one seen. */
+void
+tl_gc_stats_seen(struct tl *tl)
+{
+	tl->stats_mode = 1;
 }
 
 static void
-tl_gc_end(struct tl *tl, uint8_t *in, uint64_t t, int unknown)
+tl_gc_start(struct tl *tl, struct tl_gcs *g, uint64_t t)
 {
-	if (!*in) {
-		/* A range begun inside a collection: paused from the start
-		 * of the range to the last end before any GC_START. */
-		if (unknown && tl->fixed && !tl->saw_gc_start &&
-		    tl->n_in_gc == 0)
+	tl->saw_gc_start = 1;
+	if (g->in)
+		return;
+	g->in = 1;
+	g->start_t = t;
+	/* With no cap in GC and no stats: in the order a live source's
+	 * blocks come, a worker's own span, not a collection (the model,
+	 * in time order, counts it: a collection whose stats were lost). */
+	if (tl->coll_open && tl->n_in_gc == 0)
+		tl->coll_open = 0;
+	tl->n_in_gc++;
+	if (!tl->coll_open) {
+		tl->coll_open = 1;
+		tl->coll_seq++;
+		tl->close_on = TL_CLOSE_NONE;
+		tl->pause_start = tl->last_end = t;
+	}
+}
+
+static void
+tl_gc_end(struct tl *tl, struct tl_gcs *g, int who, uint64_t t, int unknown)
+{
+	if (!g->in) {
+		/*
+		 * A range begun inside a collection: paused from the start
+		 * of the range to the last end before any GC_START; where
+		 * leaders close collections, to its leader's, said by the
+		 * GC_STATS_GHC that follows (tl_gc_stats(); without one
+		 * before a GC_START, these were workers of one closed
+		 * before the range).
+		 */
+		if (!unknown || !tl->fixed || tl->saw_gc_start ||
+		    tl->n_in_gc != 0)
+			return;
+		if (!tl->stats_mode || tl->clip_wait == who)
 			tl_clipped(tl, t);
+		g->unk = 1;
+		g->unk_t = t;
 		return;
 	}
-	*in = 0;
-	if (--tl->n_in_gc == 0)
-		tl_pause(tl, tl->pause_start, t);
+	g->in = 0;
+	tl->n_in_gc--;
+	if (!tl->coll_open)
+		return;
+	g->end_seq = tl->coll_seq;
+	g->end_t = t;
+	if (t > tl->last_end)
+		tl->last_end = t;
+	if (tl->close_on == who)
+		tl_gc_close(tl, g->start_t, t);
+	else if (tl->n_in_gc == 0 && (!tl->stats_mode ||
+	    tl->close_on == TL_CLOSE_ALL))
+		tl_gc_close(tl, 0, t);
+}
+
+/* GC_STATS_GHC from g's cap (who): the leader of the collection open;
+ * unknown: its cap not seen yet in a range. */
+static void
+tl_gc_stats(struct tl *tl, struct tl_gcs *g, int who, int unknown)
+{
+	if (tl->fixed && !tl->saw_gc_start && !tl->clipped &&
+	    tl->clip_wait == TL_CLOSE_NONE && tl->stats_mode) {
+		if (g->unk)
+			tl_clipped(tl, g->unk_t);
+		else if (unknown)
+			tl->clip_wait = who;
+	}
+	tl->stats_mode = 1;
+	if (!tl->coll_open)
+		return;
+	if (g->in)
+		tl->close_on = who;
+	else if (g->end_seq == tl->coll_seq)
+		tl_gc_close(tl, g->start_t, g->end_t);
+	else if (tl->n_in_gc == 0)
+		tl_gc_close(tl, 0, tl->last_end);
+	else
+		tl->close_on = TL_CLOSE_ALL;
 }
 
 static void
@@ -497,6 +591,7 @@ static void	tl_begin(struct tl *, uint64_t) __attribute__((noinline));
 
 /* The kinds below 64 tl_event_slow() takes. */
 #define TL_SLOW_KINDS	((1ULL << PROTO_GC_START) | (1ULL << PROTO_GC_END) | \
+			 (1ULL << PROTO_GC_STATS_GHC) | \
 			 (1ULL << PROTO_HEAP_SIZE) | (1ULL << PROTO_HEAP_LIVE) | \
 			 (1ULL << PROTO_USER_MARKER))
 
@@ -573,12 +668,12 @@ tl_event_slow(struct tl *tl, const struct proto_ev *ev, uint64_t t)
 	case PROTO_GC_START:
 		if ((c = tl_cap_get(tl, ev->cap)) == NULL) {
 			if (ev->cap < 0)
-				tl_gc_start(tl, &tl->nocap_in_gc, t);
+				tl_gc_start(tl, &tl->nocap_gc, t);
 			return;
 		}
-		if (c->in_gc)
+		if (c->gc_in.in)
 			return;
-		tl_gc_start(tl, &c->in_gc, t);
+		tl_gc_start(tl, &c->gc_in, t);
 		if (c->state == TL_UNK)
 			c->state = TL_IDLE;
 		tl_cap_to(tl, c, TL_GC, t, 0);
@@ -586,19 +681,27 @@ tl_event_slow(struct tl *tl, const struct proto_ev *ev, uint64_t t)
 	case PROTO_GC_END:
 		if ((c = tl_cap_get(tl, ev->cap)) == NULL) {
 			if (ev->cap < 0)
-				tl_gc_end(tl, &tl->nocap_in_gc, t, 0);
+				tl_gc_end(tl, &tl->nocap_gc, TL_CLOSE_NOCAP, t,
+				    0);
 			return;
 		}
 		if (c->state == TL_UNK) {
 			/* It was collecting when we came in. */
 			c->state = TL_GC;
-			tl_gc_end(tl, &c->in_gc, t, 1);
+			tl_gc_end(tl, &c->gc_in, ev->cap, t, 1);
 			tl_cap_to(tl, c, TL_IDLE, t, 0);
 			return;
 		}
-		tl_gc_end(tl, &c->in_gc, t, 0);
+		tl_gc_end(tl, &c->gc_in, ev->cap, t, 0);
 		if (c->state == TL_GC)
 			tl_cap_to(tl, c, TL_IDLE, t, 0);
+		return;
+	case PROTO_GC_STATS_GHC:
+		if ((c = tl_cap_get(tl, ev->cap)) != NULL)
+			tl_gc_stats(tl, &c->gc_in, ev->cap,
+			    c->state == TL_UNK);
+		else if (ev->cap < 0)
+			tl_gc_stats(tl, &tl->nocap_gc, TL_CLOSE_NOCAP, 0);
 		return;
 	case PROTO_HEAP_SIZE:
 		tl_gauge(tl, tl->hsize, t, ev->u.heap.bytes);
@@ -794,7 +897,7 @@ tl_gc_sum(const struct tl *tl, uint64_t lo, uint64_t hi, struct tl_gc_sum *g)
 			continue;
 		g->pauses += tl->npause[b];
 	}
-	if (tl->n_in_gc > 0)
+	if (tl->coll_open)
 		g->gc_ns += tl_overlap(tl->pause_start, tl_now(tl), lo, hi);
 	if (g->gc_ns > hi - lo)
 		g->gc_ns = hi - lo;

@@ -73,6 +73,7 @@ struct tl_heap_sum {
 /* tl.c */
 struct tl	*tl_new(void);
 struct tl	*tl_new_range(uint64_t, uint64_t);
+void		 tl_gc_stats_seen(struct tl *);
 void		 tl_free(struct tl *);
 void		 tl_reset(struct tl *);
 void		 tl_event(struct tl *, const struct proto_ev *, size_t);

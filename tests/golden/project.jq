@@ -7,7 +7,8 @@
     "SPARK_RUN" elif . == "STEAL_SPARK" then "SPARK_STEAL" else . end))),
   events_total,
   gc: {collections: .gc.collections, pause_total_ns: .gc.pause_total_ns,
-    pause_max_ns: .gc.pause_max_ns},
+    pause_max_ns: .gc.pause_max_ns, requests: .gc.requests,
+    global_syncs: .gc.global_syncs},
   threads: {created: .threads.created},
   prof: {samples: .prof.samples, top_self: (.prof.top_self |
     if type == "array" then .[0] else . end |

@@ -5,7 +5,8 @@
 -- Usage: figures FILE [FROM TO]   prints ONE line of JSON on stdout:
 --
 -- {"events":{"GC_END":N,...},"events_total":N,
---  "gc":{"collections":N,"pause_total_ns":N,"pause_max_ns":N},
+--  "gc":{"collections":N,"pause_total_ns":N,"pause_max_ns":N,"requests":N,
+--        "global_syncs":N},
 --  "threads":{"created":N},
 --  "prof":{"samples":N,"top_self":{"cost_centre":L,"module":M,"samples":N}|null},
 --  "heap":{"censuses":N},
@@ -22,14 +23,24 @@
 --   events_total = sum of these counts.
 -- * All other figures use the events sorted by time with a stable sort
 --   (ties keep file order).
--- * gc: a collection starts at a GC_START on any capability when no
---   capability is in GC; a capability is in GC from its GC_START to its
---   GC_END.  The collection ends when the number of capabilities in GC
---   drops back to 0; pause = time of that GC_END - time of the first
---   GC_START.  A GC_START on a capability already in GC, or a GC_END on a
---   capability not in GC, changes nothing.  A collection still open at the
---   end of the log is not counted.  Events without a capability count as
---   one more "capability" of their own.
+-- * gc: a collection starts at a GC_START on any capability when none is
+--   open; a capability is in GC from its GC_START to its GC_END (a
+--   GC_START on a capability already in GC, or a GC_END on one not in GC,
+--   changes nothing).  It closes at the GC_END that leaves no capability
+--   in GC, until the log's first GC_STATS_GHC; from then on at the GC_END
+--   of the capability that posts a GC_STATS_GHC while it is open (the
+--   leader: at once if that GC_END came first; a GC_END from a worker
+--   after its leader's changes nothing, as a collection may have begun
+--   meanwhile), or, if that capability was not in it, as before; one
+--   that had no GC_STATS_GHC closes at its last GC_END when a GC_START
+--   finds no capability in GC.  pause =
+--   the closing GC_END's time - the leader's GC_START's (the first
+--   GC_START's if the leader's is not within the collection): the pause
+--   the RTS reports (+RTS -s).  A collection still open at the end of the
+--   log is not counted.  Events without a capability count as one more
+--   "capability" of their own.
+-- * gc.requests = REQUEST_SEQ_GC and REQUEST_PAR_GC events, gc.global_syncs
+--   = GC_GLOBAL_SYNC events.
 -- * threads.created = CREATE_THREAD events.
 -- * prof.samples = PROF_SAMPLE_COST_CENTRE events; prof.top_self = the cost
 --   centre that is innermost (first id of the stack) in the most samples
@@ -43,9 +54,9 @@
 --
 -- With FROM and TO (event times in ns), the figures of the range
 -- FROM <= time < TO: events counted by the same rules among the events in
--- the range; collections whose first GC_START is at or after FROM and whose
--- last GC_END is before TO (over the whole log: a collection open at FROM
--- is not the range's); nonmoving census runs whose first event is in the
+-- the range; collections whose first GC_START is at or after FROM and that
+-- close before TO (over the whole log: a collection open at FROM is not the
+-- range's); nonmoving census runs whose first event is in the
 -- range; prof.top_self among the range's samples, named from the whole
 -- log's definitions.
 --
@@ -193,34 +204,70 @@ ghcName ei = case ei of
 
 -- GC collections ------------------------------------------------------------
 
+data Close = CloseNone | CloseAll | CloseCap !Int deriving Eq
+
 data GcAcc = GcAcc
   { inGc :: !(S.Set Int)
   , lo :: !Word64, hi :: !Word64     -- the range: collections started in it
-  , started :: !Word64
+  , open :: !Bool
+  , started :: !Word64               -- the open collection's first GC_START
+  , nbegun :: !Int                   -- collections begun
+  , startT :: !(M.Map Int Word64)    -- each capability's last GC_START
+  , endIn :: !(M.Map Int (Int, Word64)) -- its last GC_END in a collection
+  , lastEnd :: !Word64
+  , statsMode :: !Bool
+  , closeOn :: !Close
   , ncoll :: !Int
   , ptotal :: !Word64
   , pmax :: !Word64
   }
 
+gcInit :: Word64 -> Word64 -> GcAcc
+gcInit a b = GcAcc S.empty a b False 0 0 M.empty M.empty 0 False CloseNone 0 0 0
+
 gcStep :: GcAcc -> Event -> GcAcc
 gcStep acc ev = case evSpec ev of
   StartGC
     | S.member c (inGc acc) -> acc
-    | S.null (inGc acc) -> acc { inGc = S.singleton c, started = t }
-    | otherwise -> acc { inGc = S.insert c (inGc acc) }
+    | open acc && S.null (inGc acc) -> begin (close 0 (lastEnd acc) acc)
+    | open acc -> acc { inGc = S.insert c (inGc acc), startT = M.insert c t (startT acc) }
+    | otherwise -> begin acc
   EndGC
     | not (S.member c (inGc acc)) -> acc
-    | S.size (inGc acc) == 1 && (started acc < lo acc || t >= hi acc) ->
-        acc { inGc = S.empty }
-    | S.size (inGc acc) == 1 ->
-        let p = t - started acc
-        in acc { inGc = S.empty, ncoll = ncoll acc + 1
-               , ptotal = ptotal acc + p, pmax = max (pmax acc) p }
-    | otherwise -> acc { inGc = S.delete c (inGc acc) }
+    | not (open acc) -> acc { inGc = S.delete c (inGc acc) }
+    | otherwise ->
+        let a = acc { inGc = S.delete c (inGc acc)
+                    , endIn = M.insert c (nbegun acc, t) (endIn acc)
+                    , lastEnd = max (lastEnd acc) t }
+        in if closeOn a == CloseCap c then close (M.findWithDefault 0 c (startT a)) t a
+           else if S.null (inGc a) && (not (statsMode a) || closeOn a == CloseAll)
+             then close 0 t a
+             else a
+  GCStatsGHC {}
+    | not (open acc) -> acc { statsMode = True }
+    | S.member c (inGc acc) -> acc { statsMode = True, closeOn = CloseCap c }
+    | Just (n, te) <- M.lookup c (endIn acc), n == nbegun acc ->
+        close (M.findWithDefault 0 c (startT acc)) te acc { statsMode = True }
+    | S.null (inGc acc) -> close 0 (lastEnd acc) acc { statsMode = True }
+    | otherwise -> acc { statsMode = True, closeOn = CloseAll }
   _ -> acc
   where
     c = maybe (-1) id (evCap ev)
     t = evTime ev
+    begin a = a { inGc = S.insert c (inGc a), startT = M.insert c t (startT a)
+                , open = True, started = t, nbegun = nbegun a + 1
+                , lastEnd = t, closeOn = CloseNone }
+
+-- The open collection closes at e; its pause from its leader's GC_START s
+-- if that is within it, else from its first GC_START.
+close :: Word64 -> Word64 -> GcAcc -> GcAcc
+close s e a
+  | started a < lo a || e >= hi a = a'
+  | otherwise = a' { ncoll = ncoll a + 1, ptotal = ptotal a + p, pmax = max (pmax a) p }
+  where
+    a' = a { open = False }
+    st = if s > started a && s <= e then s else started a
+    p = e - st
 
 -- nonmoving census runs -----------------------------------------------------
 
@@ -275,7 +322,7 @@ main = do
       sortedAll = sortOn evTime allEvs -- Data.List.sortOn is stable
       counts = M.fromListWith (+) [(n, 1 :: Int) | e <- evs, Just n <- [ghcName (evSpec e)]]
       cnt k = M.findWithDefault 0 k counts
-      gc = foldl' gcStep (GcAcc S.empty rlo rhi 0 0 0 0) sortedAll
+      gc = foldl' gcStep (gcInit rlo rhi) sortedAll
       ccs = M.fromList [ (heapProfCostCentreId i, (heapProfLabel i, heapProfModule i))
                        | e <- allEvs, i@HeapProfCostCentre {} <- [evSpec e] ]
       selfCounts = M.fromListWith (+)
@@ -295,7 +342,9 @@ main = do
         , ("events_total", show (sum (M.elems counts)))
         , ("gc", jobj [ ("collections", show (ncoll gc))
                       , ("pause_total_ns", show (ptotal gc))
-                      , ("pause_max_ns", show (pmax gc)) ])
+                      , ("pause_max_ns", show (pmax gc))
+                      , ("requests", show (cnt "REQUEST_SEQ_GC" + cnt "REQUEST_PAR_GC"))
+                      , ("global_syncs", show (cnt "GC_GLOBAL_SYNC")) ])
         , ("threads", jobj [("created", show (cnt "CREATE_THREAD"))])
         , ("prof", jobj [("samples", show (cnt "PROF_SAMPLE_COST_CENTRE")), ("top_self", topJson)])
         , ("heap", jobj [("censuses", show (cnt "HEAP_PROF_SAMPLE_BEGIN"))])

@@ -33,20 +33,29 @@ struct ref {
 	struct span	*span;
 	size_t		 nspan, aspan;
 	struct tl_pause	*pause;
+	uint64_t	*pfirst;	/* each pause's first GC_START */
 	size_t		 npause, apause;
 	struct { uint64_t t, v; int live; } *gauge;
 	size_t		 ngauge, agauge;
 	struct tl_mark	*mark;
 	size_t		 nmark, amark;
+	struct rgc {
+		int		 in;
+		uint64_t	 start_t, end_seq, end_t;
+	}		 nocap;
 	struct {
-		int		 st, in_gc;
+		int		 st;
+		struct rgc	 gc;
 		uint64_t	 since;
 		uint32_t	 thread;
 	}		 cap[TL_MAX_CAPS];
-	int		 n_in_gc, nocap_in_gc;
+	int		 n_in_gc, coll_open, stats_mode, close_on;
+	uint64_t	 coll_seq, last_end;
 	uint64_t	 pstart, start, now;
 	int		 started;
 };
+
+enum { R_NONE = -3, R_ALL = -2, R_NOCAP = -1 };
 
 #define GROW(p, n, a) do {						\
 	if ((n) == (a)) {						\
@@ -75,14 +84,79 @@ ref_close(struct ref *r, int c, int st, uint64_t t, uint32_t thread)
 	r->cap[c].thread = thread;
 }
 
+/*
+ * Collections as tl.c's: open from a GC_START when none is; closed at the
+ * GC_END that leaves no cap in GC, or once a GC_STATS_GHC came at the
+ * GC_END of the cap that posts them (from its GC_START if within); none
+ * if none came before the next GC_START.
+ */
 static void
-ref_pause_end(struct ref *r, uint64_t t)
+ref_gc_close(struct ref *r, uint64_t s, uint64_t e)
 {
-	if (--r->n_in_gc != 0)
-		return;
+	uint64_t	st = s > r->pstart && s <= e ? s : r->pstart;
+
+	r->coll_open = 0;
+	if (r->npause == r->apause &&
+	    (r->pfirst = realloc(r->pfirst, (r->apause ? 2 * r->apause :
+	    1024) * sizeof *r->pfirst)) == NULL)
+		abort();
+	r->pfirst[r->npause] = r->pstart;
 	GROW(r->pause, r->npause, r->apause);
-	r->pause[r->npause].start = r->pstart;
-	r->pause[r->npause++].dur = t > r->pstart ? t - r->pstart : 0;
+	r->pause[r->npause].start = st;
+	r->pause[r->npause++].dur = e > st ? e - st : 0;
+}
+
+static void
+ref_gc_start(struct ref *r, struct rgc *g, uint64_t t)
+{
+	if (g->in)
+		return;
+	g->in = 1;
+	g->start_t = t;
+	if (r->coll_open && r->n_in_gc == 0)
+		r->coll_open = 0;	/* no stats: not a collection (tl.c) */
+	r->n_in_gc++;
+	if (!r->coll_open) {
+		r->coll_open = 1;
+		r->coll_seq++;
+		r->close_on = R_NONE;
+		r->pstart = r->last_end = t;
+	}
+}
+
+static void
+ref_gc_end(struct ref *r, struct rgc *g, int who, uint64_t t)
+{
+	if (!g->in)
+		return;
+	g->in = 0;
+	r->n_in_gc--;
+	if (!r->coll_open)
+		return;
+	g->end_seq = r->coll_seq;
+	g->end_t = t;
+	if (t > r->last_end)
+		r->last_end = t;
+	if (r->close_on == who)
+		ref_gc_close(r, g->start_t, t);
+	else if (r->n_in_gc == 0 && (!r->stats_mode || r->close_on == R_ALL))
+		ref_gc_close(r, 0, t);
+}
+
+static void
+ref_gc_stats(struct ref *r, struct rgc *g, int who)
+{
+	r->stats_mode = 1;
+	if (!r->coll_open)
+		return;
+	if (g->in)
+		r->close_on = who;
+	else if (g->end_seq == r->coll_seq)
+		ref_gc_close(r, g->start_t, g->end_t);
+	else if (r->n_in_gc == 0)
+		ref_gc_close(r, 0, r->last_end);
+	else
+		r->close_on = R_ALL;
 }
 
 /* The same rules as the model's, written out plainly. */
@@ -123,28 +197,25 @@ ref_event(struct ref *r, const struct proto_ev *ev)
 		break;
 	case PROTO_GC_START:
 		if (c < 0) {
-			if (!r->nocap_in_gc) {
-				r->nocap_in_gc = 1;
-				if (r->n_in_gc++ == 0)
-					r->pstart = t;
-			}
+			ref_gc_start(r, &r->nocap, t);
 			return;
 		}
-		if (r->cap[c].in_gc)
+		if (r->cap[c].gc.in)
 			return;
-		r->cap[c].in_gc = 1;
-		if (r->n_in_gc++ == 0)
-			r->pstart = t;
+		ref_gc_start(r, &r->cap[c].gc, t);
 		if (r->cap[c].st == S_UNK)
 			r->cap[c].st = S_IDLE;
 		ref_close(r, c, S_GC, t, 0);
 		break;
+	case PROTO_GC_STATS_GHC:
+		if (c < 0)
+			ref_gc_stats(r, &r->nocap, R_NOCAP);
+		else
+			ref_gc_stats(r, &r->cap[c].gc, c);
+		break;
 	case PROTO_GC_END:
 		if (c < 0) {
-			if (r->nocap_in_gc) {
-				r->nocap_in_gc = 0;
-				ref_pause_end(r, t);
-			}
+			ref_gc_end(r, &r->nocap, R_NOCAP, t);
 			return;
 		}
 		if (r->cap[c].st == S_UNK) {
@@ -152,10 +223,7 @@ ref_event(struct ref *r, const struct proto_ev *ev)
 			ref_close(r, c, S_IDLE, t, 0);
 			return;
 		}
-		if (r->cap[c].in_gc) {
-			r->cap[c].in_gc = 0;
-			ref_pause_end(r, t);
-		}
+		ref_gc_end(r, &r->cap[c].gc, c, t);
 		if (r->cap[c].st == S_GC)
 			ref_close(r, c, S_IDLE, t, 0);
 		break;
@@ -187,7 +255,7 @@ ref_finish(struct ref *r)
 			ref_close(r, c, r->cap[c].st, r->now,
 			    r->cap[c].thread);
 	}
-	if (r->n_in_gc > 0) {
+	if (r->coll_open) {
 		/* An open pause counts its time, not as a pause. */
 		GROW(r->span, r->nspan, r->aspan);
 		r->span[r->nspan].cap = -1;
@@ -202,6 +270,7 @@ ref_free(struct ref *r)
 {
 	free(r->span);
 	free(r->pause);
+	free(r->pfirst);
 	free(r->gauge);
 	free(r->mark);
 }
@@ -527,6 +596,82 @@ check_disorder(const char *path)
 	tl_free(b);
 }
 
+/*
+ * The end of the collection a range begins in, as its own events tell it
+ * (the range's summary sees no earlier one): a cap whose first scheduling
+ * or GC event in the range is a GC_END was in it.  Until the log's first
+ * GC_STATS_GHC (stats: one came before from), the last such GC_END
+ * before any GC_START; after, that of the cap that posts the first
+ * GC_STATS_GHC before any GC_START.  0: none.
+ */
+static uint64_t
+range_clip_end(const char *path, uint64_t from, uint64_t to, int stats)
+{
+	struct reader	*rd;
+	struct proto_ev	 ev;
+	static uint8_t	 seen[TL_MAX_CAPS];
+	static uint64_t	 unk[TL_MAX_CAPS];
+	uint64_t	 end = 0;
+	int		 wait = -1, c;
+
+	memset(seen, 0, sizeof seen);
+	memset(unk, 0, sizeof unk);
+	if ((rd = reader_open(path, NULL)) == NULL || reader_seek(rd, from,
+	    0) != 0)
+		abort();
+	while (reader_next(rd, &ev) == PROTO_EVENT && ev.time < to) {
+		if ((c = ev.cap) < 0 || c >= TL_MAX_CAPS)
+			continue;
+		if (ev.kind == PROTO_GC_START)
+			break;
+		if (ev.kind == PROTO_GC_STATS_GHC && stats && wait < 0) {
+			if (unk[c] != 0) {
+				end = unk[c];
+				break;
+			}
+			if (seen[c])
+				break;
+			wait = c;
+		}
+		if (ev.kind == PROTO_GC_END && !seen[c]) {
+			if (!stats)
+				end = ev.time;
+			else if (wait == c) {
+				end = ev.time;
+				break;
+			}
+			unk[c] = ev.time;
+		}
+		if (ev.kind == PROTO_GC_END || ev.kind == PROTO_RUN_THREAD ||
+		    ev.kind == PROTO_STOP_THREAD)
+			seen[c] = 1;
+		if (wait == c && seen[c] && end == 0 && ev.kind !=
+		    PROTO_GC_STATS_GHC)
+			break;	/* its first event not a GC_END */
+	}
+	reader_free(rd);
+	return end;
+}
+
+/* The time of a file's first GC_STATS_GHC, + 1; 0 if it has none. */
+static uint64_t
+first_stats(const char *path)
+{
+	struct reader	*rd;
+	struct proto_ev	 ev;
+	uint64_t	 t = 0;
+
+	if ((rd = reader_open(path, NULL)) == NULL)
+		abort();
+	while (reader_next(rd, &ev) == PROTO_EVENT)
+		if (ev.kind == PROTO_GC_STATS_GHC) {
+			t = ev.time + 1;
+			break;
+		}
+	reader_free(rd);
+	return t;
+}
+
 /* A range of the file read in slices into a range summary. */
 static void
 check_range(const char *path, double f0, double f1)
@@ -579,18 +724,28 @@ check_range(const char *path, double f0, double f1)
 			r.span[j++] = r.span[i];
 		}
 		r.nspan = j;
-		/* A pause the range began in begins with it; one that
-		 * ends after it is still open in it. */
+		/* A pause the range began in begins with it and ends
+		 * where its events say (range_clip_end()); one that ends
+		 * after it is still open in it. */
+		uint64_t	st = first_stats(path);
+		uint64_t	clip = range_clip_end(path, from, to,
+				    st != 0 && st - 1 < from);
+
 		for (i = j = 0; i < r.npause; i++) {
 			struct tl_pause	p = r.pause[i];
 
-			if (p.start >= to || p.start + p.dur <= from)
+			if (p.start >= to || p.start + p.dur <= from ||
+			    (p.start < from && clip <= from))
 				continue;
 			if (p.start < from) {
-				p.dur -= from - p.start;
+				p.dur = clip - from;
 				p.start = from;
 			}
 			if (p.start + p.dur >= to) {
+				/* Its leader not known yet: from its first
+				 * GC_START. */
+				p.start = r.pfirst[i] > from ? r.pfirst[i] :
+				    from;
 				GROW(r.span, r.nspan, r.aspan);
 				r.span[r.nspan].cap = -1;
 				r.span[r.nspan].st = S_GC;
