@@ -284,7 +284,8 @@ evtop_source(struct evtop_opts *opts, int *given, enum evtop_src_kind kind,
 static int
 evtop_export_check(const struct evtop_opts *o)
 {
-	int	n = 0;
+	char	*cause = NULL;
+	int	 n = 0;
 
 	n += o->folded != NULL && strcmp(o->folded, "-") == 0;
 	n += o->speedscope != NULL && strcmp(o->speedscope, "-") == 0;
@@ -293,6 +294,12 @@ evtop_export_check(const struct evtop_opts *o)
 		return evtop_bad("%s: one export at most to stdout", "-");
 	if (n > 0 && !o->batch)
 		return evtop_bad("%s: an export to stdout needs --batch", "-");
+	/* A path that cannot be written fails now, not after the run. */
+	if (export_check(o, &cause) != 0) {
+		n = evtop_bad("%s", cause != NULL ? cause : "out of memory");
+		free(cause);
+		return n;
+	}
 	return 0;
 }
 

@@ -83,6 +83,7 @@ struct evtop_status {
 	double		 speed;		/* 0 = as fast as possible */
 	int		 paused;	/* replay paused */
 	int		 file_err;	/* conn_msg: why the file stops short */
+	char		 seek_off[160];	/* why a file cannot be sought, or "" */
 	uint64_t	 file_size, file_pos;
 	uint64_t	 file_time;	/* event time reached, ns */
 	/* Time travel (src/time/travel.c), a file only. */
@@ -133,6 +134,7 @@ void		 reader_rest(struct reader *);
 void		 reader_tell(const struct reader *, uint64_t *, uint64_t *);
 int		 reader_lasting(const struct reader *);
 int		 reader_shrank(const struct reader *);
+const char	*reader_changed(struct reader *);
 int		 reader_cores(void);
 int		 reader_thread(pthread_t *, void *(*)(void *), void *);
 const struct proto_dec *reader_dec(const struct reader *);
@@ -140,6 +142,7 @@ const char	*reader_error(const struct reader *);
 uint64_t	 reader_events(const struct reader *);
 uint64_t	 reader_done(const struct reader *);
 uint64_t	 reader_size(const struct reader *);
+int		 reader_bus_fault(const void *);	/* reader-bytes.c */
 
 /* feed.c: a reader read on a thread of its own, a slab at a time. */
 struct feed;
@@ -157,6 +160,7 @@ struct model_band;
 const char	*export_band_name(const struct model *,
 		     const struct model_band *, char *, size_t);
 int		 export_stdout(const struct evtop_opts *);
+int		 export_check(const struct evtop_opts *, char **);
 int		 export_end(const struct model *, const struct evtop_opts *);
 int		 export_key(const struct model *, const struct evtop_opts *,
 		     int, char *, size_t);

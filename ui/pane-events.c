@@ -410,6 +410,13 @@ pe_draw_status(struct pane_events *e, struct lines *l, int y)
 		lines_put(l, y, 0, LINES_WARN, buf, l->width);
 		return;
 	}
+	if (!e->live && evl_error(e->evl) != NULL) {
+		/* Cut short, or shrunk since: where the events end, why. */
+		snprintf(buf, sizeof buf, "event time %s   the file ends "
+		    "early: %s", fmt_time(t, e->sel.time), evl_error(e->evl));
+		lines_put(l, y, 0, LINES_WARN, buf, l->width);
+		return;
+	}
 	snprintf(buf, sizeof buf, "event time %s%s   / search   n N next, "
 	    "previous match   Up Down PgUp PgDn Home End", fmt_time(t,
 	    e->sel.time), e->tail ? " (newest, following)" : "");

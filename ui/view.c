@@ -34,6 +34,7 @@ struct view {
 	uint64_t	 now_ns, last_ns;	/* for g: from the status
 						 * drawn last */
 	int		 seekable;
+	char		 seek_off[160];	/* why not, if the status says */
 	int		 range_on;	/* the status says a range is shown */
 	uint64_t	 mark;		/* [: a range's start, or VIEW_NO_CURSOR */
 	uint64_t	 range_to;	/* ]: its end, with seek_ns its start */
@@ -525,9 +526,10 @@ view_key(struct view *v, const struct keys_key *k, struct evtop_cmd *cmd)
 		return UI_NONE;
 	case KEYS_GOTO:
 		if (!v->seekable) {
-			snprintf(v->msg, sizeof v->msg, v->kind ==
-			    EVTOP_SRC_FILE ? "g: seeking is off (see the log, "
-			    "-v)" : "g: no history is kept (--history)");
+			snprintf(v->msg, sizeof v->msg, "g: %.120s", v->kind !=
+			    EVTOP_SRC_FILE ? "no history is kept (--history)" :
+			    v->seek_off[0] != '\0' ? v->seek_off :
+			    "seeking is off (see the log, -v)");
 			return UI_NONE;
 		}
 		v->prompt = VIEW_PROMPT_GOTO;
@@ -748,6 +750,7 @@ view_render(struct view *v, const struct model *m,
 
 	v->dirty = 0;
 	v->seekable = st->seekable;
+	snprintf(v->seek_off, sizeof v->seek_off, "%s", st->seek_off);
 	v->range_on = st->range_on;
 	v->now_ns = st->file_time;
 	v->last_ns = st->file_last;

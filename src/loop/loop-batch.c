@@ -146,6 +146,8 @@ loop_batch(const struct evtop_opts *opts)
 	}
 	if (export_end(l.model, opts) != 0)
 		rc = 1;
+	if (l.not_eventlog && l.model->totals.headers == 0)
+		rc = 1;		/* not an eventlog: said, figures of nothing */
 	loop_unsignals(sig, 0);
 	loop_free(&l);
 	return rc;

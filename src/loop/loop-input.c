@@ -177,13 +177,32 @@ loop_connection_start(struct loop *l)
 	loop_log(l, "%s: open", l->opts->target);
 }
 
+/* An error of the stream: counted, logged, and said on stderr in
+ * --batch, as a file's is. */
+static void
+loop_error(struct loop *l, const char *msg)
+{
+	model_error(l->model, msg);
+	loop_log(l, "%s: %s", l->opts->target, msg);
+	if (l->batch)
+		fprintf(stderr, "evtop: %s: %s\n", l->opts->target, msg);
+}
+
 static void
 loop_connection_end(struct loop *l)
 {
-	char	*cause = NULL;
+	char	*cause = NULL, msg[128];
 	int	 add_end;
 
 	loop_drain(l);
+	if (proto_dec_in_data(l->dec) && proto_dec_pending(l->dec) > 0) {
+		/* It ended within an event: the events before count. */
+		snprintf(msg, sizeof msg, "truncated: the event at byte %llu "
+		    "is incomplete (%llu bytes)", (unsigned long long)
+		    proto_dec_offset(l->dec), (unsigned long long)
+		    proto_dec_pending(l->dec));
+		loop_error(l, msg);
+	}
 	add_end = proto_dec_in_data(l->dec) && !l->saw_end;
 	if (l->rec != NULL) {
 		if (record_end(l->rec, proto_dec_offset(l->dec), add_end,
@@ -214,6 +233,29 @@ loop_slice_ns(const struct loop *l)
 	return redo_busy(l->redo) ? LOOP_FINE_NS : LOOP_SLICE_NS;
 }
 
+/*
+ * Whether the connection has gone on too long without an eventlog header
+ * (cat /dev/zero): it is dropped then, said why (stdin ends; a FIFO or a
+ * socket is waited for again).  Only before its first header: past it,
+ * what comes goes to the decoder, which finds its way.
+ */
+static int
+loop_no_header(struct loop *l)
+{
+	char	why[128];
+
+	if (proto_dec_headers(l->dec) > 0 ||
+	    l->src->conn_bytes < LOOP_NO_HEADER_MAX)
+		return 0;
+	snprintf(why, sizeof why, "not an eventlog: no header in the first "
+	    "%u bytes", LOOP_NO_HEADER_MAX);
+	model_error(l->model, why);	/* (stderr has it as the source's) */
+	l->not_eventlog = 1;
+	source_disconnect(l->src, why, source_now());
+	loop_connection_end(l);
+	return 1;
+}
+
 /* Read a slice: until the source is empty, or enough for one pass. */
 static void
 loop_read(struct loop *l, short revents, uint64_t start)
@@ -227,6 +269,8 @@ loop_read(struct loop *l, short revents, uint64_t start)
 		    source_now(), &ev);
 		if (n > 0) {
 			loop_feed(l, l->buf, (size_t)n);
+			if (loop_no_header(l))
+				break;
 			total += (uint64_t)n;
 			l->last_data = source_now();
 			if ((size_t)n < LOOP_READ_SIZE)

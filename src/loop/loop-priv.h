@@ -41,6 +41,7 @@
 #define LOOP_QUIET_NS		1000000000ull	/* flush a quiet source */
 #define LOOP_RATE_NS		1000000000ull
 #define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
+#define LOOP_NO_HEADER_MAX	(1u << 20)	/* not an eventlog: drop it */
 #define LOOP_DRAIN_NS		5000000000ull	/* relay clients, at exit */
 #define LOOP_SERVE_FDS		(HTTP_MAX_FDS + RELAY_MAX_FDS)
 #define LOOP_NFDS		(3 + LOOP_SERVE_FDS)
@@ -62,6 +63,9 @@ struct loop {
 	struct travel	*tr;		/* a file in the TUI: seeking */
 	int		 seek_pending;	/* asked before the first pass ended */
 	uint64_t	 seek_to;
+	/* Why seeking is off since the file changed under it, or "". */
+	char		 file_changed[96];
+	uint64_t	 file_checked;	/* when it was last looked at */
 	int		 relay_at, relay_n;
 	struct tl	*tl;		/* the timeline's summary (TUI) */
 	uint64_t	 tl_resets;	/* the model's prog.resets it follows */
@@ -73,6 +77,7 @@ struct loop {
 
 	uint8_t		*buf;
 	int		 saw_end;	/* the last unit was the end marker */
+	int		 not_eventlog;	/* a connection dropped: no header */
 	int		 conn_header;	/* this connection's header came */
 	uint64_t	 last_data;	/* when bytes last came */
 	int		 held;		/* the model may hold events back */
@@ -117,10 +122,11 @@ void	loop_step(struct loop *l, short revents, uint64_t now);
 
 /* loop-time.c: a file's replay and first pass, seeking, ranges */
 void	loop_live_range(struct loop *l);
+int	loop_file_changed(struct loop *l);
 void	loop_pass(struct loop *l, uint64_t start);
 void	loop_range(struct loop *l);
 void	loop_replay(struct loop *l, uint64_t start);
-void	loop_seek(struct loop *l, uint64_t t, int hold);
+int	loop_seek(struct loop *l, uint64_t t, int hold);
 void	loop_view(struct loop *l, uint64_t t);
 
 /* loop-serve.c: metrics and the relay in the poll set */

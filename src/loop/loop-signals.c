@@ -44,14 +44,6 @@ loop_sig_handler(int sig)
 }
 
 static void
-loop_crash_handler(int sig)
-{
-	if (loop_sig_restore != NULL)
-		loop_sig_restore();
-	raise(sig);		/* SA_RESETHAND: the default action now */
-}
-
-static void
 loop_catch(int sig, void (*fn)(int), int flags)
 {
 	struct sigaction	sa;
@@ -60,6 +52,33 @@ loop_catch(int sig, void (*fn)(int), int flags)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = fn;
 	sa.sa_flags = flags;
+	sigaction(sig, &sa, NULL);
+}
+
+static void
+loop_crash_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	/* A replayed file cut short under a reader's mapping (installed
+	 * before us, its guard is ours to call): zeros there now, and the
+	 * reader says it shrank. */
+	if (sig == SIGBUS && reader_bus_fault(si->si_addr))
+		return;
+	if (loop_sig_restore != NULL)
+		loop_sig_restore();
+	loop_catch(sig, SIG_DFL, 0);
+	raise(sig);		/* the default action, once this returns */
+}
+
+static void
+loop_catch_crash(int sig)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_sigaction = loop_crash_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigaction(sig, &sa, NULL);
 }
 
@@ -95,8 +114,7 @@ loop_signals(int fds[2], const struct loop_ui *ui, char **cause)
 		ss.ss_flags = 0;
 		(void)sigaltstack(&ss, NULL);
 		for (i = 0; i < (int)LOOP_NFATAL; i++)
-			loop_catch(loop_fatal[i], loop_crash_handler,
-			    SA_RESETHAND | SA_ONSTACK);
+			loop_catch_crash(loop_fatal[i]);
 	}
 	return 0;
 }

@@ -88,7 +88,8 @@ loop_status(struct loop *l, uint64_t now)
 		st->connections = 1;
 		/* (The first pass's thread owns the reader, and its
 		 * error, until the pass is over.) */
-		err = st->pass < 1 ? NULL : replay_error(l->rp);
+		err = l->file_changed[0] != '\0' ? l->file_changed :
+		    st->pass < 1 ? NULL : replay_error(l->rp);
 		st->file_err = err != NULL;
 		snprintf(st->conn_msg, sizeof st->conn_msg, "%s",
 		    err != NULL ? err : replay_done(l->rp) ? "replayed" :
@@ -103,10 +104,11 @@ loop_status(struct loop *l, uint64_t now)
 		if (l->src->state == SOURCE_OPEN &&
 		    l->src->conn_bytes >= LOOP_NO_HEADER &&
 		    proto_dec_headers(l->dec) == 0)
+			/* The same words as more comes (a line each in
+			 * --batch). */
 			snprintf(st->conn_msg, sizeof st->conn_msg,
 			    "connected, but no eventlog header in the first "
-			    "%llu bytes", (unsigned long long)
-			    l->src->conn_bytes);
+			    "%u bytes", LOOP_NO_HEADER);
 		st->bytes = l->src->bytes;
 		st->connections = l->src->connections;
 		st->speed = 0;

@@ -8,6 +8,42 @@
 
 #include "loop/loop-priv.h"
 
+/*
+ * Whether the file changed since the first pass read it: shrunk, or
+ * written over (a program run again rewrites its eventlog in place).  Its
+ * checkpoints and places are another file's then: seeking is off for
+ * good, the replay is held where it is, and what is shown stays; the
+ * header says why.
+ */
+int
+loop_file_changed(struct loop *l)
+{
+	const char	*why;
+
+	if (l->file_changed[0] != '\0')
+		return 1;
+	if (l->tr == NULL || !travel_passed(l->tr) ||
+	    (why = reader_changed(replay_reader(l->rp))) == NULL)
+		return 0;
+	snprintf(l->file_changed, sizeof l->file_changed, "%s since it was "
+	    "read: no seeking", why);
+	loop_log(l, "%s: %s", l->opts->target, l->file_changed);
+	replay_hold(l->rp);
+	l->changed = 1;
+	return 1;
+}
+
+/* Said when something would read the file again. */
+static int
+loop_file_refused(struct loop *l, const char *what)
+{
+	if (!loop_file_changed(l))
+		return 0;
+	snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "%s: %s", what,
+	    l->file_changed);
+	return 1;
+}
+
 /* Replay due events of a file, a slice at a time. */
 void
 loop_replay(struct loop *l, uint64_t start)
@@ -15,6 +51,12 @@ loop_replay(struct loop *l, uint64_t start)
 	const struct proto_ev *evs;
 	size_t		k, n = 0;
 	uint64_t	now = start;
+
+	/* A look at the file now and then: a stat. */
+	if (l->tr != NULL && start - l->file_checked >= LOOP_RATE_NS) {
+		l->file_checked = start;
+		(void)loop_file_changed(l);
+	}
 
 	while ((k = replay_take(l->rp, now, &evs)) > 0) {
 		loop_events(l, evs, k);
@@ -66,31 +108,40 @@ loop_pass(struct loop *l, uint64_t start)
 		replay_moved(l->rp, last, 0);
 		return;
 	}
-	loop_seek(l, l->seek_pending ? l->seek_to : 0, l->seek_pending);
+	(void)loop_seek(l, l->seek_pending ? l->seek_to : 0,
+	    l->seek_pending);
 	l->seek_pending = 0;
 }
 
-/* The model as it was at t, held there (hold) or replaying on. */
-void
+/* The model as it was at t, held there (hold) or replaying on: 0, or -1
+ * if it is not (the file changed, or seeking failed). */
+int
 loop_seek(struct loop *l, uint64_t t, int hold)
 {
-	if (travel_seek(l->tr, t) != 0) {
-		/* A checkpoint could not be read back: from the start. */
-		loop_log(l, "seek to %llu ns failed; replaying from the start",
-		    (unsigned long long)t);
-		snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "seek failed "
-		    "(checkpoints unreadable): replaying from the start");
-		travel_free(l->tr);
-		l->tr = NULL;
-		model_free(l->model);
-		l->model = model_new();
-		model_header(l->model, replay_dec(l->rp));
-		(void)reader_seek(replay_reader(l->rp), 0, 0);
-		t = 0;
-	}
-	if (hold || t > 0)
-		replay_moved(l->rp, t, hold);
 	l->changed = 1;
+	if (loop_file_refused(l, "g"))
+		return -1;
+	if (travel_seek(l->tr, t) == 0) {
+		if (hold || t > 0)
+			replay_moved(l->rp, t, hold);
+		return 0;
+	}
+	if (loop_file_refused(l, "g"))
+		return -1;	/* changed while seeking: held, as it is */
+	/* A checkpoint could not be read back: from the start. */
+	loop_log(l, "seek to %llu ns failed; replaying from the start",
+	    (unsigned long long)t);
+	snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "seek failed "
+	    "(checkpoints unreadable): replaying from the start");
+	travel_free(l->tr);
+	l->tr = NULL;
+	model_free(l->model);
+	l->model = model_new();
+	model_header(l->model, replay_dec(l->rp));
+	(void)reader_seek(replay_reader(l->rp), 0, 0);
+	if (hold)
+		replay_moved(l->rp, 0, hold);
+	return -1;
 }
 
 /* A live source's past at t, held there; at or after the newest event,
@@ -140,12 +191,11 @@ loop_range(struct loop *l)
 	uint64_t	from, to;
 
 	l->uiops->range(l->ui, &from, &to);
-	loop_seek(l, from, 1);
-	if (l->tr == NULL)
-		return;		/* the seek failed: replaying from the start */
+	if (loop_seek(l, from, 1) != 0)
+		return;		/* said why */
 	model_range_begin(l->model, from, to);
 	if (travel_apply(l->tr, to) != 0) {
-		loop_seek(l, from, 1);
+		(void)loop_seek(l, from, 1);
 		return;
 	}
 	replay_moved(l->rp, to, 1);

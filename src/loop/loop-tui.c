@@ -45,6 +45,8 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	    (l.tr = travel_new(replay_reader(l.rp), l.model, 0,
 	    &cause)) == NULL) {
 		loop_log(&l, "no seeking: %s", cause);
+		snprintf(l.st.seek_off, sizeof l.st.seek_off, "no seeking: %s",
+		    cause != NULL ? cause : "out of memory");
 		free(cause);
 		cause = NULL;
 	}

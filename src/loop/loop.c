@@ -116,6 +116,28 @@ loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
 	return 0;
 }
 
+/* A command to the program: NULL once queued, or why it was not. */
+static const char *
+loop_send(struct loop *l, const struct evtop_cmd *cmd, uint64_t now)
+{
+	const char	*why = NULL;
+
+	if (l->src == NULL)
+		why = "control commands need a socket (--unix or --tcp), "
+		    "this is a file";
+	else if (!source_takes_control(l->src))
+		why = "control commands need a socket (--unix or --tcp), "
+		    "not a FIFO or stdin";
+	if (why != NULL) {
+		control_refuse(l->ctl, cmd, why);
+		return why;
+	}
+	if (control_queue(l->ctl, cmd, loop_can_send(l)) != 0)
+		return "not queued: see the control note";
+	loop_control(l, now);
+	return NULL;
+}
+
 /* The UI asked for something. */
 void
 loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
@@ -128,7 +150,10 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 	case UI_PAUSE_REPLAY:
 		/* Going on from a range: from its end, without it. */
 		if (l->tr != NULL && l->model->range.on)
-			loop_seek(l, l->model->range.to_ns, 0);
+			(void)loop_seek(l, l->model->range.to_ns, 0);
+		else if (l->rp != NULL && loop_file_changed(l))
+			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg,
+			    "the replay stays: %s", l->file_changed);
 		else if (l->rp != NULL)
 			replay_pause(l->rp, now);
 		break;
@@ -145,22 +170,16 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 			replay_max(l->rp, now);
 		break;
 	case UI_TO_END:
-		if (l->rp != NULL)
+		if (l->rp != NULL && loop_file_changed(l))
+			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg,
+			    "the replay stays: %s", l->file_changed);
+		else if (l->rp != NULL)
 			replay_to_end(l->rp, now);
 		else if (l->redo != NULL)
 			redo_now(l->redo);
 		break;
 	case UI_SEND:
-		if (l->src == NULL)
-			control_refuse(l->ctl, cmd, "control commands need a "
-			    "socket (--unix or --tcp), this is a file");
-		else if (!source_takes_control(l->src))
-			control_refuse(l->ctl, cmd, "control commands need a "
-			    "socket (--unix or --tcp), not a FIFO or stdin");
-		else {
-			control_queue(l->ctl, cmd, loop_can_send(l));
-			loop_control(l, now);
-		}
+		(void)loop_send(l, cmd, now);
 		break;
 	case UI_SEEK:
 		if (l->redo != NULL) {
@@ -168,10 +187,11 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 			break;
 		}
 		if (l->tr == NULL) {
-			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg,
+			snprintf(l->st.cmd_msg, sizeof l->st.cmd_msg, "%s",
 			    l->rp == NULL ? "seeking works when replaying a "
-			    "file" : "seeking is off while re-serving (--serve):"
-			    " readers would see time go back");
+			    "file" : l->st.seek_off[0] != '\0' ?
+			    l->st.seek_off : "seeking is off while re-serving "
+			    "(--serve): readers would see time go back");
 			break;
 		}
 		if (!travel_passed(l->tr)) {
@@ -179,7 +199,7 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 			l->seek_to = l->uiops->seek_ns(l->ui);
 			break;
 		}
-		loop_seek(l, l->uiops->seek_ns(l->ui), 1);
+		(void)loop_seek(l, l->uiops->seek_ns(l->ui), 1);
 		break;
 	case UI_RANGE:
 		if (l->redo != NULL) {
@@ -196,7 +216,7 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 		break;
 	case UI_RANGE_OFF:
 		if (l->tr != NULL && l->model->range.on)
-			loop_seek(l, l->model->range.to_ns, 1);
+			(void)loop_seek(l, l->model->range.to_ns, 1);
 		else if (l->redo != NULL && l->model->range.on)
 			loop_view(l, l->model->range.to_ns);
 		break;
@@ -215,7 +235,8 @@ loop_action(struct loop *l, enum ui_action a, const struct evtop_cmd *cmd,
 }
 
 /* What the serving sockets brought: relay clients' commands go the way
- * the keys' do, then what is queued for the clients. */
+ * the keys' do (the relay counts them as what became of them), then
+ * what is queued for the clients. */
 void
 loop_serve_step(struct loop *l, const struct pollfd *pfd, uint64_t now)
 {
@@ -224,8 +245,10 @@ loop_serve_step(struct loop *l, const struct pollfd *pfd, uint64_t now)
 	loop_serve_handle(l, pfd, now);
 	if (l->relay == NULL)
 		return;
-	while (relay_command(l->relay, &cmd))
-		loop_action(l, UI_SEND, &cmd, now);
+	while (relay_command(l->relay, &cmd)) {
+		relay_command_done(l->relay, loop_send(l, &cmd, now));
+		l->changed = 1;
+	}
 	relay_flush(l->relay);
 }
 

@@ -471,46 +471,74 @@ census_begin(struct model *m, uint64_t t, uint64_t era)
 	model_hist_census(m, c);
 }
 
+/* n bytes of s after buf[*off], or what fits: 0 if it did not all fit. */
+static int
+band_put(char *buf, size_t size, size_t *off, const char *s, size_t n)
+{
+	int	fits = *off + n < size;
+
+	if (!fits)
+		n = size - 1 - *off;
+	memcpy(buf + *off, s, n);
+	*off += n;
+	buf[*off] = '\0';
+	return fits;
+}
+
 /* A band's name from its cost-centre stack: labels, innermost first, with
- * a CAF's module in front. */
-static void
+ * a CAF's module in front.  1 if it was cut to fit. */
+static int
 band_ccs_name(struct model *m, const struct proto_ccs *ccs, char *buf,
     size_t size)
 {
 	const struct model_cc	*c;
-	size_t			 off = 0, n;
+	size_t			 off = 0;
 	uint32_t		 i, id;
-	char			 num[16];
+	char			 piece[2 * CC_STR_MAX + 16];
+	int			 fits = 1;
 
 	buf[0] = '\0';
-	for (i = 0; i < ccs->depth && off + 2 < size; i++) {
-		id = proto_ccs_at(ccs, i);
-		if (i > 0)
-			buf[off++] = '/';
-		c = model_cc_find(m, id);
-		if (c != NULL && c->defined && (c->caf ||
-		    strcmp(c->label, "CAF") == 0)) {
-			/* CAFs are told apart by their module. */
-			snprintf(buf + off, size - off, "%s.%s", c->module,
-			    c->label);
-			n = strlen(buf + off);
-		} else if (c != NULL && c->defined) {
-			n = strlen(c->label);
-			if (n > size - off - 1)
-				n = size - off - 1;
-			memcpy(buf + off, c->label, n);
-		} else {
-			snprintf(num, sizeof num, "(%u)", id);
-			n = strlen(num);
-			if (n > size - off - 1)
-				n = size - off - 1;
-			memcpy(buf + off, num, n);
-		}
-		off += n;
-		buf[off] = '\0';
-	}
 	if (ccs->depth == 0)
 		snprintf(buf, size, "%s", MODEL_MAIN_STACK);
+	for (i = 0; i < ccs->depth && fits; i++) {
+		id = proto_ccs_at(ccs, i);
+		c = model_cc_find(m, id);
+		if (c != NULL && c->defined && (c->caf ||
+		    strcmp(c->label, "CAF") == 0))
+			/* CAFs are told apart by their module. */
+			snprintf(piece, sizeof piece, "%s%s.%s",
+			    i > 0 ? "/" : "", c->module, c->label);
+		else if (c != NULL && c->defined)
+			snprintf(piece, sizeof piece, "%s%s",
+			    i > 0 ? "/" : "", c->label);
+		else
+			snprintf(piece, sizeof piece, "%s(%u)",
+			    i > 0 ? "/" : "", id);
+		fits = band_put(buf, size, &off, piece, strlen(piece));
+	}
+	return !fits;
+}
+
+/*
+ * A name cut to fit gets its band's serial in front, "(12)", as the RTS
+ * puts a stack's number before a long one in its .hp: two names cut
+ * alike would otherwise be one band to hp2ps.  Cut at a character.
+ */
+static void
+band_name_cut(char *name, size_t size, uint64_t serial)
+{
+	char	pre[24];
+	size_t	np, n = strlen(name);
+
+	np = (size_t)snprintf(pre, sizeof pre, "(%llu)",
+	    (unsigned long long)serial);
+	if (n > size - 1 - np)
+		n = size - 1 - np;
+	while (n > 0 && ((unsigned char)name[n] & 0xc0) == 0x80)
+		n--;
+	memmove(name + np, name, n);
+	memcpy(name, pre, np);
+	name[np + n] = '\0';
 }
 
 /* A -hi band's label, the info table's address "0x40e800"; else 0. */
@@ -533,6 +561,20 @@ band_info(const uint8_t *s, size_t n)
 		v = v << 4 | (uint64_t)d;
 	}
 	return v;
+}
+
+/* A new band's name from its key (a stack's, or a label): 1 if cut. */
+static int
+band_name(struct model *m, const uint8_t *kb, size_t kn,
+    const struct proto_ev *ev, char *name, size_t size)
+{
+	char	full[3 * 1024 + 1];	/* a 1 KiB key, each byte U+FFFD */
+
+	if (kb[0] == 'c')
+		return band_ccs_name(m, &ev->u.heap_sample_cc.ccs, name, size);
+	model_copy_text(full, sizeof full, (const char *)kb + 1, kn - 1);
+	model_copy_text(name, size, full, strlen(full));
+	return strlen(full) > strlen(name);
 }
 
 static void
@@ -572,12 +614,9 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 		b->key = model_calloc(m, 1, kn);
 		memcpy(b->key, kb, kn);
 		b->keylen = kn;
-		if (kb[0] == 'c')
-			band_ccs_name(m, &ev->u.heap_sample_cc.ccs, name,
-			    sizeof name);
-		else
-			model_copy_text(name, sizeof name,
-			    (const char *)kb + 1, kn - 1);
+		model_hist_band_new(m, b);	/* its serial, for a cut name */
+		if (band_name(m, kb, kn, ev, name, sizeof name))
+			band_name_cut(name, sizeof name, b->serial);
 		b->pub.info = kb[0] == 's' ? band_info(kb + 1, kn - 1) : 0;
 		b->namebuf = model_calloc(m, 1, strlen(name) + 1);
 		memcpy(b->namebuf, name, strlen(name) + 1);
@@ -585,7 +624,6 @@ band_sample(struct model *m, const uint8_t *kb, size_t kn, uint64_t res,
 		HASH_ADD_KEYPTR(hh, p->band_hash, b->key, b->keylen, b);
 		LRU_ADD(p->band_lru_head, p->band_lru_tail, b);
 		m->hprof.bands++;
-		model_hist_band_new(m, b);
 	} else
 		LRU_TOUCH(p->band_lru_head, p->band_lru_tail, b);
 	if (b->pub.last_census == no)

@@ -391,7 +391,9 @@ struct model_prof {
  * band whose last census is the oldest when full (counted). */
 
 struct model_band {
-	const char	*name;		/* label, or the stack's labels a/b/c */
+	const char	*name;		/* label, or the stack's labels a/b/c;
+					 * one cut to 159 bytes has the band's
+					 * serial in front, "(12)a/b/..." */
 	uint64_t	 info;		/* a label "0x..." (-hi): its address */
 	uint64_t	 bytes;		/* residency in the latest census */
 	uint64_t	 peak;		/* largest residency seen */

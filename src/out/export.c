@@ -8,8 +8,10 @@
  * renamed into place, so that a reader never sees half of one; what is
  * not a regular file (a FIFO, a device) is written in place.
  *
- * Frames are named as the cost-centre pane names them (Module.label),
- * bands as the heap pane does, through export_band_name().
+ * Frames are named as the cost-centre pane names them (Module.label; with
+ * the source location after it where two share a name), bands as the heap
+ * pane does, through export_band_name().  Each path is checked at
+ * start-up (export_check()), so that a typo does not lose a live run.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,7 +82,21 @@ export_band_name(const struct model *m, const struct model_band *band,
 }
 
 /* ------------------------------------------------------------------ */
-/* The stacks of a window, gathered once for both time-profile formats. */
+/*
+ * The stacks of a window, gathered once for both time-profile formats,
+ * and their frames: every cost centre in them, by id, with the name both
+ * files give it.  Two cost centres of the same name (two lambdas "\" of a
+ * module) are told apart by their source location, as speedscope's
+ * frames are by their file and line; a folded line is the same text for
+ * stacks still alike (';' in a name is ':' there), so those are summed.
+ */
+
+struct export_frame {
+	uint32_t	 id;
+	uint32_t	 rank;		/* of its folded text; alike, alike */
+	size_t		 name;		/* offset in export_stacks.names */
+	const char	*loc;		/* its source location, or "" */
+};
 
 struct export_stack {
 	const uint32_t	*ids;		/* innermost first; the model's */
@@ -88,6 +104,7 @@ struct export_stack {
 	uint64_t	 samples;
 	size_t		 cap0;		/* its caps: caps[cap0 .. cap0+ncap) */
 	int		 ncap;
+	const struct export_stacks *xs;	/* for export_stack_cmp() */
 };
 
 struct export_stacks {
@@ -96,6 +113,10 @@ struct export_stacks {
 	struct model_stack_cap *caps;
 	size_t		 ncaps, caps_alloc;
 	uint64_t	 samples;
+	struct export_frame *f;		/* by id */
+	size_t		 nf, f_alloc;
+	char		*names;
+	size_t		 names_len, names_alloc;
 };
 
 static void
@@ -114,22 +135,169 @@ export_stack_add(void *arg, const struct model_stack_row *r,
 	s->samples = r->samples;
 	s->cap0 = xs->ncaps;
 	s->ncap = ncap;
+	s->xs = xs;
 	memcpy(xs->caps + xs->ncaps, caps, (size_t)ncap * sizeof *caps);
 	xs->ncaps += (size_t)ncap;
 	xs->samples += r->samples;
 }
 
-/* Root first, as the files list them: compare from the outermost id. */
+static int
+export_u32_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The frame of id (there is one for every id in a stack). */
+static const struct export_frame *
+export_frame_of(const struct export_stacks *xs, uint32_t id)
+{
+	return bsearch(&id, xs->f, xs->nf, sizeof *xs->f, export_u32_cmp);
+}
+
+static const char *
+export_frame_name(const struct export_stacks *xs,
+    const struct export_frame *f)
+{
+	return xs->names + f->name;
+}
+
+static void
+export_name_add(struct export_stacks *xs, struct export_frame *f,
+    const char *name, const char *loc)
+{
+	size_t	n = strlen(name) + 1, l = loc[0] != '\0' ? strlen(loc) + 3 : 0;
+
+	xs->names = export_grow(xs->names, &xs->names_alloc,
+	    xs->names_len + n + l, 1);
+	f->name = xs->names_len;
+	if (l > 0)
+		snprintf(xs->names + f->name, n + l, "%s (%s)", name, loc);
+	else
+		memcpy(xs->names + f->name, name, n);
+	xs->names_len += n + l;
+}
+
+/* Two names as folded writes them: ';' there is ':'. */
+static int
+export_folded_cmp(const char *a, const char *b)
+{
+	for (; *a != '\0' && (*a == *b || (*a == ';' && *b == ':') ||
+	    (*a == ':' && *b == ';')); a++, b++)
+		;
+	return (unsigned char)(*a == ';' ? ':' : *a) -
+	    (unsigned char)(*b == ';' ? ':' : *b);
+}
+
+struct export_byname {
+	const char	*name;
+	struct export_frame *f;
+};
+
+static int
+export_byname_cmp(const void *a, const void *b)
+{
+	const struct export_byname *x = a, *y = b;
+	int			 c = export_folded_cmp(x->name, y->name);
+
+	return c != 0 ? c : export_u32_cmp(&x->f->id, &y->f->id);
+}
+
+/* Names sorted into by, by[i].name from the frames' names. */
+static void
+export_by_name(struct export_stacks *xs, struct export_byname *by)
+{
+	size_t	i;
+
+	for (i = 0; i < xs->nf; i++) {
+		by[i].f = &xs->f[i];
+		by[i].name = xs->names + xs->f[i].name;
+	}
+	qsort(by, xs->nf, sizeof *by, export_byname_cmp);
+}
+
+/*
+ * The frames' names: "Module.label", and its source location after it
+ * where another frame has the same name; then their ranks.
+ */
+static void
+export_frames_name(const struct model *m, struct export_stacks *xs)
+{
+	struct export_byname	*by;
+	const struct model_cc	*cc;
+	char			 name[EXPORT_NAME_LEN];
+	uint8_t			*same;
+	size_t			 i, alloc = 0;
+	uint32_t		 rank = 0;
+
+	by = export_grow(NULL, &alloc, xs->nf + 1, sizeof *by);
+	same = calloc(xs->nf + 1, 1);
+	if (same == NULL) {
+		fprintf(stderr, "evtop: out of memory\n");
+		abort();
+	}
+	for (i = 0; i < xs->nf; i++) {
+		cc = model_cc_find(m, xs->f[i].id);
+		xs->f[i].loc = cc != NULL && cc->defined ? cc->srcloc : "";
+		export_name_add(xs, &xs->f[i], export_cc_name(m, xs->f[i].id,
+		    name, sizeof name), "");
+	}
+	export_by_name(xs, by);
+	for (i = 1; i < xs->nf; i++) {
+		if (export_folded_cmp(by[i - 1].name, by[i].name) == 0)
+			same[by[i - 1].f - xs->f] = same[by[i].f - xs->f] = 1;
+	}
+	for (i = 0; i < xs->nf; i++) {
+		if (same[i])
+			export_name_add(xs, &xs->f[i], export_cc_name(m,
+			    xs->f[i].id, name, sizeof name), xs->f[i].loc);
+	}
+	export_by_name(xs, by);
+	for (i = 0; i < xs->nf; i++) {
+		if (i > 0 && export_folded_cmp(by[i - 1].name,
+		    by[i].name) != 0)
+			rank++;
+		by[i].f->rank = rank;
+	}
+	free(same);
+	free(by);
+}
+
+/* The frames: every cost centre in a stack, by id. */
+static void
+export_frames_get(const struct model *m, struct export_stacks *xs)
+{
+	size_t	i, j;
+	uint32_t k;
+
+	for (i = 0; i < xs->n; i++) {
+		xs->f = export_grow(xs->f, &xs->f_alloc,
+		    xs->nf + xs->s[i].depth, sizeof *xs->f);
+		for (k = 0; k < xs->s[i].depth; k++)
+			xs->f[xs->nf++].id = xs->s[i].ids[k];
+	}
+	if (xs->nf > 0)
+		qsort(xs->f, xs->nf, sizeof *xs->f, export_u32_cmp);
+	for (i = j = 0; i < xs->nf; i++) {
+		if (j == 0 || xs->f[j - 1].id != xs->f[i].id)
+			xs->f[j++] = xs->f[i];
+	}
+	xs->nf = j;
+	export_frames_name(m, xs);
+}
+
+/* Root first, as the files list them: compare from the outermost frame,
+ * by the ranks of their names. */
 static int
 export_stack_cmp(const void *a, const void *b)
 {
 	const struct export_stack *x = a, *y = b;
-	uint32_t		 i;
+	uint32_t		 i, p, q;
 
 	for (i = 0; i < x->depth && i < y->depth; i++) {
-		uint32_t p = x->ids[x->depth - 1 - i];
-		uint32_t q = y->ids[y->depth - 1 - i];
-
+		p = export_frame_of(x->xs, x->ids[x->depth - 1 - i])->rank;
+		q = export_frame_of(y->xs, y->ids[y->depth - 1 - i])->rank;
 		if (p != q)
 			return p < q ? -1 : 1;
 	}
@@ -141,6 +309,7 @@ export_stacks_get(const struct model *m, int win, struct export_stacks *xs)
 {
 	memset(xs, 0, sizeof *xs);
 	model_hist_stacks(m, (enum model_win)win, export_stack_add, xs);
+	export_frames_get(m, xs);
 	if (xs->n > 1)
 		qsort(xs->s, xs->n, sizeof *xs->s, export_stack_cmp);
 }
@@ -150,6 +319,8 @@ export_stacks_free(struct export_stacks *xs)
 {
 	free(xs->s);
 	free(xs->caps);
+	free(xs->f);
+	free(xs->names);
 }
 
 /* ------------------------------------------------------------------ */
@@ -167,21 +338,27 @@ static int
 export_folded(const struct model *m, int win, FILE *f)
 {
 	struct export_stacks	 xs;
-	char			 name[EXPORT_NAME_LEN];
+	const struct export_stack *s;
+	uint64_t		 n;
 	size_t			 i;
 	uint32_t		 k;
 
 	export_stacks_get(m, win, &xs);
 	for (i = 0; i < xs.n; i++) {
-		if (xs.s[i].depth == 0)
+		s = &xs.s[i];
+		/* Stacks written alike are one line: their samples summed. */
+		for (n = s->samples; i + 1 < xs.n &&
+		    export_stack_cmp(s, &xs.s[i + 1]) == 0; i++)
+			n += xs.s[i + 1].samples;
+		if (s->depth == 0)
 			fputs(MODEL_MAIN_STACK, f);
-		for (k = xs.s[i].depth; k > 0; k--) {
-			export_folded_frame(f, export_cc_name(m,
-			    xs.s[i].ids[k - 1], name, sizeof name));
+		for (k = s->depth; k > 0; k--) {
+			export_folded_frame(f, export_frame_name(&xs,
+			    export_frame_of(&xs, s->ids[k - 1])));
 			if (k > 1)
 				fputc(';', f);
 		}
-		fprintf(f, " %llu\n", (unsigned long long)xs.s[i].samples);
+		fprintf(f, " %llu\n", (unsigned long long)n);
 	}
 	export_stacks_free(&xs);
 	return 0;
@@ -250,25 +427,15 @@ export_srcloc(const char *loc, char *file, size_t len, unsigned long *line,
 	return 1;
 }
 
-static int
-export_u32_cmp(const void *a, const void *b)
-{
-	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* A profile: every stack (cap < 0) or those sampled on cap. */
 static void
-export_ss_profile(FILE *f, const struct export_stacks *xs,
-    const uint32_t *frames, size_t nframes, int cap, uint64_t tick,
-    const char *name)
+export_ss_profile(FILE *f, const struct export_stacks *xs, int cap,
+    uint64_t tick, const char *name)
 {
 	const struct export_stack *s;
 	uint64_t		 w, end = 0;
-	const uint32_t		*fp;
-	size_t			 i, idx;
 	uint32_t		 k;
+	size_t			 i;
 	int			 c, first = 1;
 
 	fputs("{\"type\":\"sampled\",\"name\":", f);
@@ -287,13 +454,10 @@ export_ss_profile(FILE *f, const struct export_stacks *xs,
 		fputs(first ? "[" : ",[", f);
 		first = 0;
 		if (s->depth == 0)
-			fprintf(f, "%zu", nframes);	/* MODEL_MAIN_STACK */
-		for (k = s->depth; k > 0; k--) {
-			fp = bsearch(&s->ids[k - 1], frames, nframes,
-			    sizeof *frames, export_u32_cmp);
-			idx = fp != NULL ? (size_t)(fp - frames) : 0;
-			fprintf(f, "%zu%s", idx, k > 1 ? "," : "");
-		}
+			fprintf(f, "%zu", xs->nf);	/* MODEL_MAIN_STACK */
+		for (k = s->depth; k > 0; k--)
+			fprintf(f, "%zu%s", (size_t)(export_frame_of(xs,
+			    s->ids[k - 1]) - xs->f), k > 1 ? "," : "");
 		fputc(']', f);
 	}
 	fputs("],\"weights\":[", f);
@@ -323,34 +487,22 @@ export_speedscope(const struct model *m, int win, const char *title,
     FILE *f)
 {
 	struct export_stacks	 xs;
-	const struct model_cc	*cc;
-	uint32_t		*frames = NULL, *caps = NULL;
-	size_t			 nframes = 0, falloc = 0, ncaps = 0, calloc_ = 0;
+	uint32_t		*caps = NULL;
+	size_t			 ncaps = 0, calloc_ = 0;
 	size_t			 i, j, k;
 	unsigned long		 line, col;
 	char			 name[EXPORT_NAME_LEN], file[EXPORT_NAME_LEN];
 	int			 any_empty = 0;
 
 	export_stacks_get(m, win, &xs);
-	/* The frames: every cost centre in a stack, by id. */
+	/* The capabilities of the stacks, each once. */
 	for (i = 0; i < xs.n; i++) {
 		any_empty |= xs.s[i].depth == 0;
-		frames = export_grow(frames, &falloc, nframes + xs.s[i].depth,
-		    sizeof *frames);
-		for (k = 0; k < xs.s[i].depth; k++)
-			frames[nframes++] = xs.s[i].ids[k];
 		caps = export_grow(caps, &calloc_, ncaps +
 		    (size_t)xs.s[i].ncap, sizeof *caps);
 		for (k = 0; k < (size_t)xs.s[i].ncap; k++)
 			caps[ncaps++] = xs.caps[xs.s[i].cap0 + k].cap;
 	}
-	if (nframes > 0)
-		qsort(frames, nframes, sizeof *frames, export_u32_cmp);
-	for (i = j = 0; i < nframes; i++) {
-		if (j == 0 || frames[j - 1] != frames[i])
-			frames[j++] = frames[i];
-	}
-	nframes = j;
 	if (ncaps > 0)
 		qsort(caps, ncaps, sizeof *caps, export_u32_cmp);
 	for (i = j = 0; i < ncaps; i++) {
@@ -363,13 +515,11 @@ export_speedscope(const struct model *m, int win, const char *title,
 	    "file-format-schema.json\",\"exporter\":\"evtop\",\"name\":", f);
 	export_json_str(f, title);
 	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
-	for (i = 0; i < nframes; i++) {
+	for (i = 0; i < xs.nf; i++) {
 		fputs(i > 0 ? ",{\"name\":" : "{\"name\":", f);
-		export_json_str(f, export_cc_name(m, frames[i], name,
-		    sizeof name));
-		cc = model_cc_find(m, frames[i]);
-		if (cc != NULL && export_srcloc(cc->srcloc, file, sizeof file,
-		    &line, &col)) {
+		export_json_str(f, export_frame_name(&xs, &xs.f[i]));
+		if (export_srcloc(xs.f[i].loc, file, sizeof file, &line,
+		    &col)) {
 			fputs(",\"file\":", f);
 			export_json_str(f, file);
 			fprintf(f, ",\"line\":%lu,\"col\":%lu", line, col);
@@ -378,18 +528,15 @@ export_speedscope(const struct model *m, int win, const char *title,
 	}
 	if (any_empty)
 		fprintf(f, "%s{\"name\":\"" MODEL_MAIN_STACK "\"}",
-		    nframes > 0 ? "," : "");
+		    xs.nf > 0 ? "," : "");
 	fputs("]},\"profiles\":[", f);
-	export_ss_profile(f, &xs, frames, nframes, -1, m->prog.tick_ns,
-	    "all capabilities");
+	export_ss_profile(f, &xs, -1, m->prog.tick_ns, "all capabilities");
 	for (i = 0; i < ncaps; i++) {
 		snprintf(name, sizeof name, "capability %u", caps[i]);
 		fputc(',', f);
-		export_ss_profile(f, &xs, frames, nframes, (int)caps[i],
-		    m->prog.tick_ns, name);
+		export_ss_profile(f, &xs, (int)caps[i], m->prog.tick_ns, name);
 	}
 	fputs("]}\n", f);
-	free(frames);
 	free(caps);
 	export_stacks_free(&xs);
 	return 0;
@@ -472,6 +619,20 @@ export_hp_count(const struct model *m, int win)
 	    &v, NULL);
 }
 
+/*
+ * No census: the empty first and last samples the RTS always writes
+ * (hp2ps refuses a file with no sample), at the start and at the newest
+ * event.
+ */
+static void
+export_hp_empty(const struct model *m, FILE *f)
+{
+	double	end = (double)m->now / 1e9;
+
+	fprintf(f, "BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\n"
+	    "BEGIN_SAMPLE %.6f\nEND_SAMPLE %.6f\n", end, end);
+}
+
 static int
 export_hp(const struct model *m, int win, uint64_t wall_ns, FILE *f)
 {
@@ -504,8 +665,9 @@ export_hp(const struct model *m, int win, uint64_t wall_ns, FILE *f)
 		    (unsigned long long)(hi.censuses + hi.dropped));
 	fprintf(f, "\"\nDATE \"%s\"\nSAMPLE_UNIT \"seconds\"\n"
 	    "VALUE_UNIT \"bytes\"\n", date);
-	model_hist_censuses(m, model_win_start(m, (enum model_win)win), &v,
-	    &x);
+	if (model_hist_censuses(m, model_win_start(m, (enum model_win)win),
+	    &v, &x) == 0)
+		export_hp_empty(m, f);
 	return 0;
 }
 
@@ -652,6 +814,81 @@ export_stdout(const struct evtop_opts *o)
 	    (o->hp != NULL && strcmp(o->hp, "-") == 0);
 }
 
+/*
+ * Whether a file can be made beside path, as export_file() makes its
+ * temporary one: 0, or an errno.  Made and removed at once; access()
+ * would not do (root passes it for /proc, a read-only mount's EROFS).
+ */
+static int
+export_dir_ok(const char *path)
+{
+	char	*tmp;
+	int	 fd, err = 0;
+
+	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
+		return ENOMEM;
+	if ((fd = mkstemp(tmp)) == -1)
+		err = errno;
+	else {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+/* One export's path: "-", a file that can be made (or replaced) in its
+ * directory, or what is written in place and can be opened to write. */
+static int
+export_check_path(const char *opt, const char *path, char **cause)
+{
+	struct stat	 sb;
+	const char	*slash = strrchr(path, '/');
+	int		 err = 0, in_dir = 0, st;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	st = stat(path, &sb) == 0;
+	if (st && S_ISDIR(sb.st_mode))
+		err = EISDIR;
+	else if (st && !S_ISREG(sb.st_mode)) {
+		if (access(path, W_OK) != 0)
+			err = errno;
+	} else if (st || errno == ENOENT) {
+		/* Made beside its name and renamed: the directory counts. */
+		err = export_dir_ok(path);
+		in_dir = slash != NULL;
+	} else
+		err = errno;
+	if (err == 0)
+		return 0;
+	if ((in_dir ? asprintf(cause, "%s %s: cannot write in %.*s: %s", opt,
+	    path, (int)(slash == path ? 1 : slash - path), path,
+	    strerror(err)) :
+	    asprintf(cause, "%s %s: %s", opt, path, strerror(err))) < 0)
+		*cause = NULL;
+	return -1;
+}
+
+/*
+ * At start-up: every export's path can be written at the end (an export
+ * that fails then has lost a live source's whole profile).  0, or -1 and
+ * why in cause.
+ */
+int
+export_check(const struct evtop_opts *o, char **cause)
+{
+	if (o->folded != NULL &&
+	    export_check_path("--folded", o->folded, cause) != 0)
+		return -1;
+	if (o->speedscope != NULL &&
+	    export_check_path("--speedscope", o->speedscope, cause) != 0)
+		return -1;
+	if (o->hp != NULL && export_check_path("--hp", o->hp, cause) != 0)
+		return -1;
+	return 0;
+}
+
 /* --folded, --speedscope, --hp: the whole run, at the end. */
 int
 export_end(const struct model *m, const struct evtop_opts *o)
@@ -663,6 +900,11 @@ export_end(const struct model *m, const struct evtop_opts *o)
 	int		 k, rc = 0;
 
 	export_prog(m, prog, sizeof prog);
+	if (o->hp != NULL && o->batch && export_hp_count(m, MODEL_WRUN) == 0)
+		fprintf(stderr, "evtop: %s: no heap census came (the program "
+		    "ran without +RTS -h, or heap profiling was never "
+		    "started): a profile with no bands written\n",
+		    strcmp(o->hp, "-") == 0 ? "standard output" : o->hp);
 	for (k = 0; k < EXPORT_NKINDS; k++) {
 		if (path[k] == NULL)
 			continue;

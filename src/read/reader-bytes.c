@@ -12,7 +12,9 @@
  * events pane's, a zoomed timeline's: readers of one file); a reader
  * beyond reads by pread (two passes), unless the file is evtop's own
  * (reader_open_own()), which is never cut short under it.  Readers are
- * opened and freed on one thread; the handler runs on any.
+ * opened and freed on one thread; the handler runs on any.  A handler
+ * installed after ours (the TUI's crash handler) calls reader_bus_fault()
+ * first, so the guard holds whatever the order.
  */
 #define READER_GUARDS	4
 static struct {
@@ -55,30 +57,42 @@ reader_cut(struct reader *m, uint64_t at, uint64_t n)
 	    PRIu64 " is incomplete (%" PRIu64 " bytes)", at, n);
 }
 
-static void
-reader_sigbus(int sig, siginfo_t *si, void *ctx)
+/*
+ * Whether a SIGBUS at addr fell in a guarded mapping: zeros are mapped
+ * there then, and its reader stops with an error.  For whoever handles
+ * SIGBUS (a crash handler installed after the guard's takes faults here
+ * first); async-signal-safe.
+ */
+int
+reader_bus_fault(const void *addr)
 {
-	uintptr_t	a = (uintptr_t)si->si_addr;
+	uintptr_t	a = (uintptr_t)addr;
 	long		pg = sysconf(_SC_PAGESIZE);
 	int		i;
 
-	(void)ctx;
 	for (i = 0; i < READER_GUARDS; i++)
 		if (reader_guard[i].lo != NULL &&
 		    a >= (uintptr_t)reader_guard[i].lo &&
 		    a < (uintptr_t)reader_guard[i].hi)
 			break;
-	if (i == READER_GUARDS) {
-		/* Not ours: the handler before (a crash handler) has it
-		 * when the fault repeats. */
-		sigaction(sig, &reader_old_bus, NULL);
-		return;
-	}
+	if (i == READER_GUARDS)
+		return 0;
 	a &= ~(uintptr_t)(pg - 1);
 	if (mmap((void *)a, (size_t)pg, PROT_READ, MAP_PRIVATE | MAP_FIXED |
 	    MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
 		_exit(70);
 	reader_guard[i].shrunk = 1;
+	return 1;
+}
+
+static void
+reader_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	/* Not ours: the handler before (a crash handler) has it when the
+	 * fault repeats. */
+	if (!reader_bus_fault(si->si_addr))
+		sigaction(sig, &reader_old_bus, NULL);
 }
 
 /* Whether zeros were mapped for some of f's pages (the file shrank). */
@@ -138,6 +152,18 @@ reader_fast_map(struct reader *m, struct reader_fast *f)
 	return 0;
 }
 
+/* The handler before back, unless another took SIGBUS since (and calls
+ * reader_bus_fault() itself). */
+static void
+reader_unguard(void)
+{
+	struct sigaction	cur;
+
+	if (sigaction(SIGBUS, NULL, &cur) == 0 &&
+	    (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == reader_sigbus)
+		sigaction(SIGBUS, &reader_old_bus, NULL);
+}
+
 /* The mapping goes, and the handler's range with it. */
 void
 reader_fast_unmap(struct reader_fast *f, uint64_t size)
@@ -148,6 +174,6 @@ reader_fast_unmap(struct reader_fast *f, uint64_t size)
 		reader_guard[f->guard - 1].lo = NULL;
 		reader_guard[f->guard - 1].hi = NULL;
 		if (--reader_nguards == 0)
-			sigaction(SIGBUS, &reader_old_bus, NULL);
+			reader_unguard();
 	}
 }

@@ -50,6 +50,8 @@
 #define READER_READ	(1 << 16)
 #define READER_MAX_EVENT	(12 + 65535)	/* the largest event there is */
 #define READER_NONE	UINT32_MAX
+#define READER_NO_HEADER	(1u << 20)	/* a pipe's bytes before its header */
+#define READER_PRINT	4096		/* bytes hashed at each of three places */
 
 /* Contiguous events of one run, and the decoder's block state before. */
 struct reader_seg {
@@ -141,6 +143,11 @@ struct reader {
 	int		 given;		/* since the start or a seek */
 	char		 error[256];
 	int		 io_error;
+	/* The file as read (reader_changed()): when it last changed, a
+	 * hash of some of its bytes, and what became of it since. */
+	struct timespec	 mtime;
+	uint64_t	 print;
+	const char	*changed;
 };
 
 

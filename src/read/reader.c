@@ -49,14 +49,35 @@
  */
 #include "read/reader-priv.h"
 
-/* A pipe cannot be read twice: spool it to an unlinked temporary file. */
+/*
+ * Whether a header starts in p[0..n), its first 8 bytes ("hdrb" and
+ * "hetb", always together) told by a window of the last 8 read (*w).
+ */
 static int
-reader_spool(int in)
+reader_magic(uint64_t *w, const uint8_t *p, size_t n)
+{
+	const uint64_t	magic = 0x6864726268657462ull;	/* "hdrbhetb" */
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		if ((*w = *w << 8 | p[i]) == magic)
+			return 1;
+	return 0;
+}
+
+/*
+ * A pipe or a device cannot be read twice: spool it to an unlinked
+ * temporary file.  With no header in its first READER_NO_HEADER bytes, it
+ * is not an eventlog (/dev/zero would be read without end): an error.
+ */
+static int
+reader_spool(struct reader *m, int in)
 {
 	char	 buf[READER_READ];
 	FILE	*f;
 	ssize_t	 n;
-	int	 fd;
+	uint64_t w = 0, got = 0;
+	int	 fd, seen = 0;
 
 	if ((f = tmpfile()) == NULL)
 		return -1;
@@ -67,16 +88,26 @@ reader_spool(int in)
 	while ((n = read(in, buf, sizeof buf)) != 0) {
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n == -1 || write(fd, buf, (size_t)n) != n) {
-			close(fd);
-			return -1;
+		if (n == -1 || write(fd, buf, (size_t)n) != n)
+			break;
+		if (!seen && !(seen = reader_magic(&w, (uint8_t *)buf,
+		    (size_t)n)) && (got += (uint64_t)n) >= READER_NO_HEADER) {
+			snprintf(m->error, sizeof m->error, "not an eventlog: "
+			    "no header in its first %u bytes (a stream: "
+			    "--fifo PATH, or - for stdin)", READER_NO_HEADER);
+			m->io_error = 1;
+			break;
 		}
+	}
+	if (n != 0) {
+		close(fd);
+		return -1;
 	}
 	return fd;
 }
 
 static int
-reader_open_fd(const char *path)
+reader_open_fd(struct reader *m, const char *path)
 {
 	struct stat	st;
 	int		fd, spooled;
@@ -88,7 +119,7 @@ reader_open_fd(const char *path)
 	if (fd == -1)
 		return -1;
 	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-		spooled = reader_spool(fd);
+		spooled = reader_spool(m, fd);
 		close(fd);
 		return spooled;
 	}
@@ -114,6 +145,32 @@ reader_fast_open(struct reader *m)
 	fprintf(stderr, "reader: single pass, %u streams\n", f->nst);
 #endif
 	return 1;
+}
+
+/*
+ * A hash (FNV-1a) of the bytes at the start, the middle and the end of
+ * what is read: a program run again rewrites its eventlog in place, with
+ * the same header but other times in its events.
+ */
+static uint64_t
+reader_print(struct reader *m)
+{
+	uint8_t		buf[READER_PRINT];
+	uint64_t	h = 14695981039346656037ull, at[3];
+	size_t		got, i;
+	int		k;
+
+	at[0] = 0;
+	at[1] = m->size / 2;
+	at[2] = m->size > READER_PRINT ? m->size - READER_PRINT : 0;
+	for (k = 0; k < 3; k++) {
+		if (reader_read_at(m->fd, buf, m->size - at[k] < READER_PRINT ?
+		    m->size - at[k] : READER_PRINT, at[k], &got) == -1)
+			got = 0;
+		for (i = 0; i < got; i++)
+			h = (h ^ buf[i]) * 1099511628211ull;
+	}
+	return h;
 }
 
 static struct reader *reader_open_as(const char *, int, uint64_t, uint64_t,
@@ -152,16 +209,17 @@ reader_open_as(const char *path, int own, uint64_t size, uint64_t bias,
 	m->own = own;
 	m->bias = bias;
 	m->out.pending = -1;
-	if ((m->fd = reader_open_fd(path)) == -1) {
-		free(m);
-		m = NULL;
+	if ((m->fd = reader_open_fd(m, path)) == -1)
 		goto fail;
-	}
 	if ((m->rbuf = malloc(READER_READ)) == NULL)
 		goto fail;
-	if (fstat(m->fd, &st) == 0)
+	if (fstat(m->fd, &st) == 0) {
 		m->size = (uint64_t)st.st_size < size ? (uint64_t)st.st_size :
 		    size;
+		m->mtime = st.st_mtim;
+	}
+	if (!own)
+		m->print = reader_print(m);
 	if ((m->dec = proto_dec_new(0)) != NULL)
 		proto_dec_frame_only(m->dec);
 	reader_forget_runs(m);
@@ -392,6 +450,31 @@ int
 reader_shrank(const struct reader *m)
 {
 	return m->fast != NULL && reader_guard_shrunk(m->fast);
+}
+
+/*
+ * Whether the bytes read are still the file's: NULL, or what became of
+ * them (it shrank, or was written over: a program run again rewrites its
+ * eventlog in place).  A file that only grew is the same.  Once changed,
+ * changed for good.  Checked when asked (a stat, and a hash of a few
+ * blocks if it was written to), not while reading.
+ */
+const char *
+reader_changed(struct reader *m)
+{
+	struct stat	st;
+
+	if (m->changed != NULL || m->own || fstat(m->fd, &st) != 0)
+		return m->changed;
+	if ((uint64_t)st.st_size < m->size)
+		m->changed = "the file shrank";
+	else if (st.st_mtim.tv_sec != m->mtime.tv_sec ||
+	    st.st_mtim.tv_nsec != m->mtime.tv_nsec) {
+		if (reader_print(m) != m->print)
+			m->changed = "the file was written over";
+		m->mtime = st.st_mtim;	/* grown: the same until it changes */
+	}
+	return m->changed;
 }
 
 /* The header's types, for printing unknown events and the type list. */

@@ -14,8 +14,10 @@
  * reset the connection under the response.
  *
  * Never blocking: every socket is non-blocking, and at most
- * HTTP_MAX_CONN connections are open (more are accepted and closed, so
- * the backlog does not fill with them).
+ * HTTP_MAX_CONN connections are open.  When all are taken, a new one
+ * takes the place of the connection open longest without a whole
+ * request (http_evict()); with none such, it is accepted and closed, so
+ * the backlog does not fill.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -37,6 +39,7 @@ enum http_state { HTTP_READ, HTTP_WRITE, HTTP_LINGER };
 struct http_conn {
 	int		 fd;
 	enum http_state	 state;
+	uint64_t	 since;		/* accepted, monotonic ns */
 	uint64_t	 deadline;	/* monotonic ns */
 	size_t		 rlen;
 	char		*out;
@@ -119,29 +122,65 @@ http_stats(const struct http *h)
 	return &h->st;
 }
 
-/* The q of a media range item ("...;q=0.5"), 1 without one. */
+/*
+ * A parameter of one media range ("type/sub; a=b; q=0.5", len bytes)
+ * into val (size bytes, cut to fit, quotes left out): 1, or 0 if it has
+ * none of that name.
+ */
+static int
+http_param(const char *item, size_t len, const char *name, char *val,
+    size_t size)
+{
+	size_t	i, n = strlen(name), k;
+
+	for (i = 0; i < len; i++) {
+		if (item[i] != ';')
+			continue;
+		while (i + 1 < len && (item[i + 1] == ' ' ||
+		    item[i + 1] == '\t'))
+			i++;
+		if (len - (i + 1) <= n || strncasecmp(item + i + 1, name, n) !=
+		    0 || item[i + 1 + n] != '=')
+			continue;
+		for (i += 1 + n + 1, k = 0; i < len && item[i] != ';' &&
+		    item[i] != ' ' && item[i] != '\t'; i++) {
+			if (item[i] != '"' && k + 1 < size)
+				val[k++] = item[i];
+		}
+		val[k] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/* The q of a media range, 1 without one. */
 static double
 http_q(const char *item, size_t len)
 {
-	const char	*p;
-	size_t		 i;
+	char	v[16];
 
-	for (i = 0; i + 2 < len; i++) {
-		p = item + i;
-		if (p[0] == ';') {
-			p++;
-			while (*p == ' ')
-				p++;
-			if ((p[0] == 'q' || p[0] == 'Q') && p[1] == '=')
-				return strtod(p + 2, NULL);
-		}
-	}
-	return 1;
+	return http_param(item, len, "q", v, sizeof v) ? strtod(v, NULL) : 1;
+}
+
+/* Whether a media range is of type, whole: not a longer type it begins. */
+static int
+http_type_is(const char *item, size_t len, const char *type)
+{
+	size_t	n = 0, tl = strlen(type);
+
+	while (n < len && item[n] != ';')
+		n++;
+	while (n > 0 && (item[n - 1] == ' ' || item[n - 1] == '\t'))
+		n--;
+	return n == tl && strncasecmp(item, type, tl) == 0;
 }
 
 /*
  * Whether an Accept header's value prefers OpenMetrics text to the
  * classic format: its best q at least the classic one's, and above 0.
+ * Only OpenMetrics 1.0.0 is served, so a range naming another version
+ * does not count: as Prometheus' content negotiation has it, the target
+ * serves the best it has, here the text format 0.0.4.
  */
 int
 http_wants_openmetrics(const char *accept)
@@ -149,6 +188,7 @@ http_wants_openmetrics(const char *accept)
 	const char	*p = accept, *end;
 	double		 om = 0, text = 0, q;
 	size_t		 len;
+	char		 v[16];
 
 	while (*p != '\0' && *p != '\r' && *p != '\n') {
 		end = p + strcspn(p, ",\r\n");
@@ -156,12 +196,12 @@ http_wants_openmetrics(const char *accept)
 			p++;
 		len = (size_t)(end - p);
 		q = http_q(p, len);
-		if (len >= 28 &&
-		    strncasecmp(p, "application/openmetrics-text", 28) == 0) {
-			if (q > om)
+		if (http_type_is(p, len, "application/openmetrics-text")) {
+			if ((!http_param(p, len, "version", v, sizeof v) ||
+			    strcmp(v, "1.0.0") == 0) && q > om)
 				om = q;
-		} else if ((len >= 10 && strncasecmp(p, "text/plain", 10) ==
-		    0) || (len >= 3 && strncmp(p, "*/*", 3) == 0)) {
+		} else if (http_type_is(p, len, "text/plain") ||
+		    http_type_is(p, len, "*/*")) {
 			if (q > text)
 				text = q;
 		}
@@ -245,25 +285,41 @@ fail:
 	c->state = HTTP_WRITE;	/* nothing to write: closes */
 }
 
-/* A whole request is in c->req: answer it. */
+/*
+ * The path of a request target: origin-form as it is; absolute-form
+ * ("http://host:port/metrics", which RFC 9112 3.2.2 says a server must
+ * accept) without its scheme and authority.
+ */
+static const char *
+http_path(const char *target)
+{
+	const char	*p;
+
+	if (target[0] == '/' || (p = strstr(target, "://")) == NULL)
+		return target;
+	p += 3 + strcspn(p + 3, "/");
+	return *p == '/' ? p : "/";
+}
+
+/* A whole request is at req (in c->req): answer it. */
 static void
-http_request(struct http *h, struct http_conn *c)
+http_request(struct http *h, struct http_conn *c, char *req)
 {
 	char		*sp, *sp2, *q;
-	const char	*accept;
-	size_t		 mlen, tlen;
-	int		 head;
+	const char	*accept, *path;
+	size_t		 mlen;
+	int		 head, found;
 
-	sp = strchr(c->req, ' ');
+	sp = strchr(req, ' ');
 	sp2 = sp != NULL ? strchr(sp + 1, ' ') : NULL;
-	if (sp == NULL || sp2 == NULL || sp == c->req ||
+	if (sp == NULL || sp2 == NULL || sp == req ||
 	    strncmp(sp2 + 1, "HTTP/1.", 7) != 0) {
 		http_respond(h, c, 400, "Bad Request", 0, 0, NULL);
 		return;
 	}
-	mlen = (size_t)(sp - c->req);
-	head = mlen == 4 && memcmp(c->req, "HEAD", 4) == 0;
-	if (!head && !(mlen == 3 && memcmp(c->req, "GET", 3) == 0)) {
+	mlen = (size_t)(sp - req);
+	head = mlen == 4 && memcmp(req, "HEAD", 4) == 0;
+	if (!head && !(mlen == 3 && memcmp(req, "GET", 3) == 0)) {
 		http_respond(h, c, 405, "Method Not Allowed", 0, 0,
 		    "Allow: GET, HEAD\r\n");
 		return;
@@ -272,23 +328,41 @@ http_request(struct http *h, struct http_conn *c)
 	*sp2 = '\0';
 	if ((q = strchr(sp + 1, '?')) != NULL)
 		*q = '\0';
-	tlen = strlen(sp + 1);
-	if (tlen != strlen(h->path) || memcmp(sp + 1, h->path, tlen) != 0) {
-		*sp2 = ' ';
+	path = http_path(sp + 1);
+	found = strcmp(path, h->path) == 0;
+	*sp2 = ' ';
+	if (!found) {
 		http_respond(h, c, 404, "Not Found", head, 0, NULL);
 		return;
 	}
-	*sp2 = ' ';
-	accept = http_header(c->req, "Accept");
+	accept = http_header(req, "Accept");
 	http_respond(h, c, 200, "OK", head,
 	    accept != NULL && http_wants_openmetrics(accept), NULL);
+}
+
+/*
+ * Where the request line begins: after the empty lines a client may send
+ * first (RFC 9112 2.2: a server should ignore them).  They stay in the
+ * buffer, so that they count towards HTTP_MAX_REQ.
+ */
+static char *
+http_start(char *req)
+{
+	for (;;) {
+		if (req[0] == '\n')
+			req++;
+		else if (req[0] == '\r' && req[1] == '\n')
+			req += 2;
+		else
+			return req;
+	}
 }
 
 static void
 http_read(struct http *h, int i, uint64_t now)
 {
 	struct http_conn	*c = h->conn[i];
-	char			 junk[4096];
+	char			 junk[4096], *req;
 	ssize_t			 n;
 
 	if (c->state == HTTP_LINGER) {
@@ -307,12 +381,13 @@ http_read(struct http *h, int i, uint64_t now)
 		return;
 	c->rlen += (size_t)n;
 	c->req[c->rlen] = '\0';
+	req = http_start(c->req);
 	/* A NUL in the request would hide the end from strstr(). */
 	if (memchr(c->req, '\0', c->rlen) != NULL) {
 		http_respond(h, c, 400, "Bad Request", 0, 0, NULL);
-	} else if (strstr(c->req, "\r\n\r\n") != NULL ||
-	    strstr(c->req, "\n\n") != NULL)
-		http_request(h, c);
+	} else if (strstr(req, "\r\n\r\n") != NULL ||
+	    strstr(req, "\n\n") != NULL)
+		http_request(h, c, req);
 	else if (c->rlen == sizeof c->req - 1)
 		http_respond(h, c, 431, "Request Header Fields Too Large",
 		    0, 0, NULL);
@@ -347,6 +422,34 @@ http_write(struct http *h, int i, uint64_t now)
 	c->deadline = now + HTTP_LINGER_MS * 1000000ull;
 }
 
+/*
+ * All slots taken: make room by closing the connection open longest that
+ * has not sent a whole request.  A scraper sends its request at once, so
+ * it is never that one for long, while a client trickling a byte at a
+ * time is; a shorter deadline alone would not do, as such clients fill
+ * the slots again as fast as they time out.  One accepted in this same
+ * pass is spared (its request may be waiting unread).  The slot, or -1.
+ */
+static int
+http_evict(struct http *h, uint64_t now)
+{
+	struct http_conn	*c;
+	int			 i, old = -1;
+
+	for (i = 0; i < HTTP_MAX_CONN; i++) {
+		if ((c = h->conn[i]) == NULL || c->state != HTTP_READ ||
+		    c->since >= now)
+			continue;
+		if (old == -1 || c->since < h->conn[old]->since)
+			old = i;
+	}
+	if (old != -1) {
+		h->st.evicted++;
+		http_close(h, old);
+	}
+	return old;
+}
+
 static void
 http_accept(struct http *h, int lfd, uint64_t now)
 {
@@ -356,14 +459,16 @@ http_accept(struct http *h, int lfd, uint64_t now)
 	while ((fd = listen_accept(lfd)) != -1) {
 		for (i = 0; i < HTTP_MAX_CONN && h->conn[i] != NULL; i++)
 			;
-		if (i == HTTP_MAX_CONN || (c = calloc(1, sizeof *c)) ==
-		    NULL) {
+		if (i == HTTP_MAX_CONN)
+			i = http_evict(h, now);
+		if (i == -1 || (c = calloc(1, sizeof *c)) == NULL) {
 			h->st.refused++;
 			close(fd);
 			continue;
 		}
 		c->fd = fd;
 		c->state = HTTP_READ;
+		c->since = now;
 		c->deadline = now + HTTP_REQ_MS * 1000000ull;
 		h->conn[i] = c;
 	}

@@ -26,7 +26,9 @@
  * the client, so that a slow reader never slows the source or the
  * others.  What a client writes is scanned for control commands (bounded:
  * at most CONTROL_MAX_MSG bytes are kept), which the loop forwards to the
- * program unless --serve-readonly.
+ * program unless --serve-readonly; the loop says what became of each
+ * (relay_command_done()), as only it knows whether the source takes
+ * commands.  The protocol has no reply: a client is never told.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -65,6 +67,12 @@ struct relay_client {
 	size_t		 nin;
 };
 
+/* A command read from a client, for the loop. */
+struct relay_cmd {
+	struct evtop_cmd cmd;
+	unsigned	 client;
+};
+
 struct relay {
 	const struct evtop_opts *opts;
 	int		 ufd;		/* --serve */
@@ -96,8 +104,9 @@ struct relay {
 	uint64_t	 bt0, bt1;
 	int		 live;		/* clients that take blocks */
 
-	struct evtop_cmd cmds[RELAY_NCMD];
+	struct relay_cmd cmds[RELAY_NCMD];
 	int		 ncmds;
+	struct relay_cmd taken;		/* the last relay_command() gave */
 	char		 notes[RELAY_NNOTE][160];
 	int		 nnotes, note_at;
 	struct relay_stats st;
@@ -603,14 +612,36 @@ relay_flush(struct relay *rl)
 	}
 }
 
+/*
+ * A client's command forwarded (why NULL) or refused: counted, and said
+ * with its namespace made safe for a terminal (the note goes to stderr):
+ * the client's escape sequences do not.
+ */
+static void
+relay_cmd_result(struct relay *rl, unsigned client, const char *ns,
+    size_t len, unsigned id, const char *why)
+{
+	char	safe[3 * 255 + 1];	/* U+FFFD a byte */
+
+	safe[proto_sanitize(ns, len, safe, sizeof safe - 1)] = '\0';
+	if (why == NULL) {
+		rl->st.commands++;
+		relay_note_add(rl, "relay: client %u: control command %s:%u "
+		    "forwarded", client, safe, id);
+	} else {
+		rl->st.refused++;
+		relay_note_add(rl, "relay: client %u: control command %s:%u "
+		    "refused (%s)", client, safe, id, why);
+	}
+}
+
 /* Control commands in what a client wrote (junk around them ignored). */
 static void
 relay_scan(struct relay *rl, struct relay_client *c)
 {
 	static const uint8_t	 magic[4] = { 0xf0, 0x9e, 0x97, 0x8c };
 	size_t			 at, need, len;
-	struct evtop_cmd	*cmd;
-	char			 ns[3 * 255 + 1];	/* U+FFFD a byte */
+	struct relay_cmd	*rc;
 
 	for (;;) {
 		for (at = 0; at < c->nin; at++) {
@@ -633,24 +664,18 @@ relay_scan(struct relay *rl, struct relay_client *c)
 		need = 6 + (size_t)c->in[5] + 1;
 		if (c->nin < need)
 			return;
-		/* The client's bytes go to a terminal (the note on stderr):
-		 * its escape sequences do not. */
-		ns[proto_sanitize((const char *)c->in + 6, c->in[5], ns,
-		    sizeof ns - 1)] = '\0';
 		if (rl->opts->serve_readonly || rl->ncmds == RELAY_NCMD) {
-			rl->st.refused++;
-			relay_note_add(rl, "relay: client %u: control command "
-			    "%s:%u refused (%s)", c->id, ns, c->in[need - 1],
+			relay_cmd_result(rl, c->id, (const char *)c->in + 6,
+			    c->in[5], c->in[need - 1],
 			    rl->opts->serve_readonly ? "--serve-readonly" :
 			    "too many at once");
 		} else {
-			cmd = &rl->cmds[rl->ncmds++];
-			memcpy(cmd->ns, c->in + 6, c->in[5]);
-			cmd->ns[c->in[5]] = '\0';
-			cmd->id = c->in[need - 1];
-			rl->st.commands++;
-			relay_note_add(rl, "relay: client %u: control command "
-			    "%s:%u forwarded", c->id, ns, cmd->id);
+			/* Counted when the loop says what became of it. */
+			rc = &rl->cmds[rl->ncmds++];
+			memcpy(rc->cmd.ns, c->in + 6, c->in[5]);
+			rc->cmd.ns[c->in[5]] = '\0';
+			rc->cmd.id = c->in[need - 1];
+			rc->client = c->id;
 		}
 		memmove(c->in, c->in + need, c->nin - need);
 		c->nin -= need;
@@ -789,16 +814,29 @@ relay_timeout_ms(const struct relay *rl, uint64_t now)
 	return -1;
 }
 
-/* A command a client sent, for the loop to forward: 1, or 0 if none. */
+/*
+ * A command a client sent, for the loop to forward: 1, or 0 if none.
+ * The loop then says what became of it with relay_command_done().
+ */
 int
 relay_command(struct relay *rl, struct evtop_cmd *cmd)
 {
 	if (rl->ncmds == 0)
 		return 0;
-	*cmd = rl->cmds[0];
+	rl->taken = rl->cmds[0];
+	*cmd = rl->taken.cmd;
 	memmove(rl->cmds, rl->cmds + 1, (size_t)--rl->ncmds *
 	    sizeof rl->cmds[0]);
 	return 1;
+}
+
+/* The last command relay_command() gave: why is NULL if it went to the
+ * program's queue, else why it was not sent (the source is a file...). */
+void
+relay_command_done(struct relay *rl, const char *why)
+{
+	relay_cmd_result(rl, rl->taken.client, rl->taken.cmd.ns,
+	    strlen(rl->taken.cmd.ns), rl->taken.cmd.id, why);
 }
 
 /* Clients with bytes still to write. */

@@ -35,6 +35,7 @@ struct http_stats {
 	uint64_t	 requests;	/* answered, any status */
 	uint64_t	 scrapes;	/* 200 on the path */
 	uint64_t	 refused;	/* over HTTP_MAX_CONN */
+	uint64_t	 evicted;	/* made room for another */
 	uint64_t	 timeouts;
 	uint64_t	 bad;		/* 4xx */
 };
@@ -68,7 +69,7 @@ struct relay_stats {
 	uint64_t	 dropped;	/* fell behind: queue full */
 	uint64_t	 bytes;		/* written to clients */
 	uint64_t	 commands;	/* control commands forwarded */
-	uint64_t	 refused;	/* control commands refused */
+	uint64_t	 refused;	/* refused, or not sent (a file) */
 };
 struct relay;
 struct relay	*relay_new(const struct evtop_opts *, char **);
@@ -82,6 +83,7 @@ int		 relay_fds(struct relay *, struct pollfd *, int);
 void		 relay_handle(struct relay *, const struct pollfd *, uint64_t);
 int		 relay_timeout_ms(const struct relay *, uint64_t);
 int		 relay_command(struct relay *, struct evtop_cmd *);
+void		 relay_command_done(struct relay *, const char *);
 const char	*relay_note(struct relay *);
 int		 relay_pending(const struct relay *);
 const struct relay_stats *relay_stats(const struct relay *);

@@ -186,6 +186,14 @@ replay_pause(struct replay *rp, uint64_t now)
 		replay_anchor(rp, now);
 }
 
+/* Held where it is, until resumed (P). */
+void
+replay_hold(struct replay *rp)
+{
+	rp->paused = 1;
+	rp->to_end = 0;
+}
+
 void
 replay_speed(struct replay *rp, double speed, uint64_t now)
 {

@@ -108,6 +108,7 @@ int		 replay_done(const struct replay *);
 const struct proto_dec *replay_dec(const struct replay *);
 const char	*replay_error(const struct replay *);
 void		 replay_pause(struct replay *, uint64_t);
+void		 replay_hold(struct replay *);
 void		 replay_speed(struct replay *, double, uint64_t);
 void		 replay_faster(struct replay *, uint64_t);
 void		 replay_slower(struct replay *, uint64_t);

@@ -71,7 +71,7 @@ wait $!
 ok "folded into a FIFO: the same lines; the FIFO stays one" eval \
     "cmp $T/fifo.out $T/prof.folded && [ -p $T/fifo ]"
 if mknod $T/null c 1 3 2>/dev/null; then
-	$EVTOP --batch --folded $T/null --hp $T/null $FIX/prof.eventlog >/dev/null
+	$EVTOP --batch --folded $T/null --hp $T/null $FIX/prof.eventlog >/dev/null 2>&1
 	rc=$?
 	ok "folded and hp into a device node: written, it stays a device" \
 	    eval "[ $rc = 0 ] && [ -c $T/null ] && [ $(ls $T | grep -c tmp) = 0 ]"
@@ -82,6 +82,23 @@ $EVTOP --batch --folded $T $FIX/prof.eventlog >/dev/null 2>$T/dir.err
 rc=$?
 ok "into a directory: refused, said" eval \
     "[ $rc != 0 ] && grep -q 'Is a directory' $T/dir.err"
+# Paths are checked at start-up, not at the end when a live source's
+# profile would be lost: a live source (a FIFO no one writes) is refused at
+# once, with the path and why; one that can be written starts, and the
+# check leaves nothing behind.
+mkfifo $T/el
+for bad in "--folded $T/none/x.folded" "--hp $FIX/gc.eventlog/x.hp" \
+    "--speedscope /proc/evtop-nope.json"; do
+	timeout -k 1 10 $EVTOP --batch --once $bad --fifo $T/el \
+	    </dev/null >/dev/null 2>$T/start.err
+	rc=$?
+	ok "${bad%% *} not writable: refused at start-up, said ($(head -1 $T/start.err))" \
+	    eval "[ $rc = 2 ] && grep -qF -- '${bad#* }' $T/start.err"
+done
+timeout -k 1 2 $EVTOP --batch --once --folded $T/ok.folded --hp /dev/stdout \
+    --fifo $T/el </dev/null >/dev/null 2>$T/start.err
+ok "writable paths (a new file, /dev/stdout): it starts (waits for the FIFO)" \
+    eval "[ $? = 124 ] && [ -z \"\$(ls $T | grep tmp)\" ]"
 
 # ---------------------------------------------------------------------
 # speedscope: the values, then the schema, then speedscope itself.
@@ -208,6 +225,19 @@ for f in hc hy hT; do
 	    "[ ! -s $T/hp2ps-$f.err ] && head -c 4 $T/heap-$f.ps | grep -q '%!PS' &&
 	     [ \$(wc -c <$T/heap-$f.ps) -gt 2000 ]"
 done
+# No census (the program ran without -h): the RTS's empty first and last
+# samples, so that hp2ps draws it, and a warning.
+$EVTOP --batch --json --hp $T/gc.hp $FIX/gc.eventlog >$T/gc.json 2>$T/gc.err
+end=$(printf '%.6f' "$(jq '.time_ns / 1e9' $T/gc.json)")
+ok "hp without censuses: the empty first and last samples (at 0 and $end)" eq \
+    "$(sed 1,4d $T/gc.hp | tr '\n' ' ')" \
+    "BEGIN_SAMPLE 0.00 END_SAMPLE 0.00 BEGIN_SAMPLE $end END_SAMPLE $end "
+ok "hp without censuses: a warning says why" grep -q "$T/gc.hp: no heap census" $T/gc.err
+if [ -n "$HP2PS" ]; then
+	(cd $T && $HP2PS gc.hp) >$T/hp2ps-gc.err 2>&1
+	ok "hp without censuses: hp2ps draws it" eval \
+	    "[ ! -s $T/hp2ps-gc.err ] && head -c 4 $T/gc.ps | grep -q '%!PS'"
+fi
 $EVTOP --batch --hp $T/live.hp - <$FIX/heap-hc.eventlog >/dev/null 2>&1
 ok "hp from stdin (a live source) = from the file" eval \
     "diff <(sed 1,2d $T/live.hp) <(sed 1,2d $T/heap-hc.hp) >/dev/null"

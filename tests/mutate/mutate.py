@@ -53,7 +53,9 @@ QUICK = [
     (("src/time/redo.c",), ["check-late", "check-events-thread", "check-events"]),
     (("src/time/",), ["check-travel", "check-golden"]),
     (("ui/",), ["check-ui"]),
-    (("src/serve/metrics.c",), ["check-serve-metrics"]),
+    (("src/serve/metrics.c", "src/serve/http.c"), ["check-serve-metrics"]),
+    (("src/serve/relay.c",), ["check-serve-relay"]),
+    (("src/out/export.c",), ["check-export"]),
 ]
 QUICK_TIMEOUT = 300
 FULL_TIMEOUT = 1500

@@ -12,7 +12,10 @@
 #  - a client that never reads is dropped (and said so) while another
 #    gets everything;
 #  - tests/sockprog (a real GHC program): a client's control command
-#    reaches the program; with --serve-readonly it is refused.
+#    reaches the program; with --serve-readonly it is refused;
+#  - from a file or a FIFO, which take no commands, a client's commands
+#    are refused, in the log and in evtop_relay_commands_total, never
+#    said or counted as forwarded.
 #
 #   tests/serve/relay.sh [EVTOP [MKLOG [SOCKPROG]]]
 set -u
@@ -55,6 +58,10 @@ def last(p):
 a, b = last(sys.argv[1]), last(sys.argv[2])
 for k in ("blocks", "late", "reorder", "rates", "history", "lag_ns"):
     a.pop(k, None); b.pop(k, None)
+# A source cut within an event says so; the relay gives whole events only.
+if (a.get("last_error") or "").startswith("truncated:") and b.get("errors") == 0:
+    for k in ("errors", "last_error"):
+        a.pop(k, None); b.pop(k, None)
 def diff(x, y, path=""):
     if isinstance(x, dict) and isinstance(y, dict):
         for k in sorted(set(x) | set(y)):
@@ -268,8 +275,64 @@ commands() {
 	fi
 }
 
+# --- Commands the source cannot take (a file, a FIFO): refused. --------
+# scrape PORT: the relaying evtop's metrics.
+scrape() {
+	python3 - "http://127.0.0.1:$1/metrics" <<'EOF'
+import sys, urllib.request
+r = urllib.request.urlopen(sys.argv[1], timeout=5)
+sys.stdout.write(r.read().decode())
+EOF
+}
+
+not_sent() {
+	local d=$T/nosend-$1 rp w c port why re
+	mkdir -p $d
+	if [ "$1" = file ]; then
+		why="this is a file"
+		"$EVTOP" --batch --speed 0.1 --metrics 127.0.0.1:0 \
+		    --serve $d/r.sock --log $d/log $FIX/gc.eventlog \
+		    >/dev/null 2>$d/src.err &
+		rp=$!
+		PIDS+=($rp)
+	else
+		why="not a FIFO or stdin"
+		mkfifo $d/f
+		"$EVTOP" --batch --once --fifo $d/f --metrics 127.0.0.1:0 \
+		    --serve $d/r.sock --log $d/log >/dev/null 2>$d/src.err &
+		rp=$!
+		PIDS+=($rp)
+		# The writer stays, so that the session goes on.
+		(cat $FIX/gc.eventlog; exec sleep 60) >$d/f &
+		w=$!
+		PIDS+=($w)
+	fi
+	ok "$1: listening" wait_for $d/src.err "relay: listening on" 5
+	port=$(sed -n 's/.*metrics: listening on 127.0.0.1:\([0-9]*\).*/\1/p' \
+	    $d/src.err)
+	"$EVTOP" --batch --once --unix $d/r.sock --send census \
+	    --send sockprog:1 >/dev/null 2>$d/c.err &
+	c=$!
+	PIDS+=($c)
+	re="client 1: control command (eventlog-socket:5|sockprog:1)"
+	re="$re refused \\(control commands need a socket.*$why\\)"
+	ok "$1: a client's two commands: refused (log)" wait_count $d/log \
+	    "$re" 2 15
+	ok "$1: ... never said forwarded" eq "$(count $d/log forwarded)" 0
+	scrape "$port" >$d/metrics
+	ok "$1: evtop_relay_commands_total: 0 forwarded" grep -qx \
+	    'evtop_relay_commands_total{result="forwarded"} 0' $d/metrics
+	ok "$1: ... 2 refused" grep -qx \
+	    'evtop_relay_commands_total{result="refused"} 2' $d/metrics
+	kill $c $rp ${w:-} 2>/dev/null
+	wait_exit $rp 10
+	ok "$1: the relaying evtop exits 0 on SIGTERM" eq $? 0
+}
+
 from_start
 late_joiner
+not_sent file
+not_sent fifo
 slow_dropped
 no_clobber
 if command -v ghc >/dev/null 2>&1 && [ -x "$PROG" ]; then

@@ -15,7 +15,10 @@ check-serve-metrics: evtop
 check-serve-prometheus: evtop
 	python3 tests/serve/t_prometheus.py ./evtop tests/fixtures/gc.eventlog
 
-check-serve-relay: evtop build/bench/mklog $(SOCKPROG)
+# By name: $(SOCKPROG) is set in tests/sources/sources.mk, read after this
+# file, and a prerequisite is expanded as it is read (it was empty here,
+# so that alone this target never built sockprog and skipped its tests).
+check-serve-relay: evtop build/bench/mklog build/tests/sockprog/sockprog
 	tests/serve/relay.sh ./evtop build/bench/mklog $(SOCKPROG)
 
 CHECKS += check-serve-metrics check-serve-prometheus check-serve-relay

@@ -9,7 +9,10 @@ FILE` replays it through the poll loop and goes on serving; a scrape in
 each format must parse, pass `promtool check metrics` (when installed),
 and carry the reference's figures.  Then the HTTP server's manners: HEAD,
 404, 405, 400, an oversized request, a client that never finishes its
-request while others are served, many scrapers at once, and SIGTERM.
+request while others are served, many scrapers at once, and SIGTERM;
+Accept headers naming what is not served, absolute-form targets and
+empty lines before the request line (RFC 9112); and scrapes served while
+as many clients as there are slots trickle a byte at a time (slowloris).
 """
 import json
 import os
@@ -359,6 +362,123 @@ def check_http(fix, tmp):
        "--metrics on an address not ours: fails at once", r.stderr)
 
 
+def check_http_nits(fix, tmp):
+    """Content negotiation by whole media type and version; RFC 9112's
+    absolute-form and leading empty lines."""
+    srv = Server(["--batch", "--metrics", "127.0.0.1:0", fix], tmp)
+    a = srv.addr
+    if not ok(a is not None, "http nits: listening"):
+        srv.stop()
+        return
+    text = "text/plain; version=0.0.4"
+    om = "application/openmetrics-text; version=1.0.0"
+    for accept, want in (
+            ("application/openmetrics-textual", text),
+            ("application/openmetrics-text;version=2.0.0", text),
+            ("application/openmetrics-text; version=2.0.0,text/plain;q=0.1",
+             text),
+            ("application/openmetrics-text", om),
+            ("application/openmetrics-text; version=1.0.0; q=0.9", om)):
+        st, hd, _ = get(a, accept=accept)
+        ok(st == 200 and hd.get("content-type", "").startswith(want),
+           f"Accept: {accept}: {want}", f"{st} {hd.get('content-type')}")
+    host = f"{a[0]}:{a[1]}"
+    for target, want in ((f"http://{host}/metrics", 200),
+                         (f"http://{host}/metrics?x=1", 200),
+                         (f"HTTP://{host}/metricsx", 404),
+                         (f"http://{host}", 404)):
+        d = http(a, f"GET {target} HTTP/1.1\r\nHost: {host}\r\n\r\n"
+                 .encode())
+        ok(d.startswith(b"HTTP/1.1 %d" % want) and
+           (want != 200 or b"ghc_gc_collections_total" in d),
+           f"absolute-form GET {target}: {want}", d[:40])
+    for lead in (b"\r\n", b"\n", b"\r\n\r\n"):
+        d = http(a, lead + b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        ok(d.startswith(b"HTTP/1.1 200") and b"ghc_gc_collections_total"
+           in d, f"{lead!r} before the request line: ignored, 200", d[:40])
+    d = http(a, b"\r\n" * 5000)
+    ok(d.startswith(b"HTTP/1.1 431"), "10 000 bytes of empty lines: 431",
+       d[:40])
+    ok(srv.stop() == 0, "http nits: exits 0 on SIGTERM")
+
+
+HTTP_MAX_CONN = 64
+
+
+def try_get(addr, timeout):
+    """get(), with a reset or a timeout as status 0."""
+    try:
+        s = socket.create_connection(addr, timeout=timeout)
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        data = b""
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            data += b
+        s.close()
+    except OSError as e:
+        return 0, repr(e)
+    return (200 if data.startswith(b"HTTP/1.1 200") and
+            b"ghc_gc_collections_total" in data else 1), data[:40]
+
+
+def gone(c):
+    """Whether the server has closed a connection (without waiting)."""
+    c.setblocking(False)
+    try:
+        return c.recv(1, socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    finally:
+        c.settimeout(2)
+
+
+def check_slowloris(fix, tmp):
+    """Every slot held by a client that sends a byte now and then, and
+    reconnects when closed: a scraper, which sends its request at once,
+    is still answered, within a second, each time."""
+    srv = Server(["--batch", "--metrics", "127.0.0.1:0", fix], tmp)
+    a = srv.addr
+    if not ok(a is not None, "slowloris: listening"):
+        srv.stop()
+        return
+    slow, opened, good, bad = [], 0, 0, []
+    for _ in range(4):
+        # The slots filled again, and a byte more from each (the pace of
+        # the audit's loris.py: a second; here 0.3 s).
+        alive = []
+        for c in slow:
+            if gone(c):
+                c.close()
+            else:
+                c.sendall(b"E")
+                alive.append(c)
+        slow = alive
+        while len(slow) < HTTP_MAX_CONN:
+            c = socket.create_connection(a, timeout=2)
+            c.sendall(b"G")
+            slow.append(c)
+            opened += 1
+        time.sleep(0.3)
+        t0 = time.time()
+        st, detail = try_get(a, 2)
+        dt = time.time() - t0
+        if st == 200 and dt < 1:
+            good += 1
+        else:
+            bad.append(f"{st} after {dt:.2f}s: {detail}")
+    ok(good == 4, f"slowloris: {HTTP_MAX_CONN} trickling clients: 4 of 4 "
+       "scrapes answered within 1 s", "\n".join(bad))
+    ok(opened > HTTP_MAX_CONN, f"slowloris: slow clients made room "
+       f"({opened - HTTP_MAX_CONN} closed for the scrapes)", opened)
+    for c in slow:
+        c.close()
+    ok(srv.stop() == 0, "slowloris: exits 0 on SIGTERM")
+
+
 def check_source_label(fix, tmp, promtool):
     """A source whose path is long (over 1 KiB) and odd (UTF-8, quotes, a
     backslash, a newline, a byte that is not UTF-8): its label is the path
@@ -417,6 +537,12 @@ def main():
         d = os.path.join(tmp, "http")
         os.mkdir(d)
         check_http(FIXTURES[0], d)
+        d = os.path.join(tmp, "http-nits")
+        os.mkdir(d)
+        check_http_nits(FIXTURES[0], d)
+        d = os.path.join(tmp, "slowloris")
+        os.mkdir(d)
+        check_slowloris(FIXTURES[0], d)
         d = os.path.join(tmp, "source")
         os.mkdir(d)
         check_source_label(FIXTURES[0], d, promtool)

@@ -425,6 +425,49 @@ garbage() {
 	ok "cut file: said so" grep -q "truncated" $d/cut.err
 }
 
+# 13b. Not a regular file, and streams with no header or cut short: a
+# device is read as a pipe is, but with no eventlog header in its first
+# MiB it is refused (/dev/zero was read without end, saying nothing); a
+# pipe still works; a stream with no header is dropped after its first
+# MiB, said once; a stream that ends within an event says so, as the
+# file does.
+devices() {
+	local d=$T/devices rc n
+	mkdir -p $d
+	timeout 10 "$EVTOP" show /dev/zero >/dev/null 2>$d/show.err
+	ok "show /dev/zero: exit 1, soon" eq $? 1
+	ok "... not an eventlog, said" grep -q \
+	    "/dev/zero: not an eventlog: no header in its first" $d/show.err
+	timeout 10 "$EVTOP" --batch --json /dev/urandom >$d/u.json \
+	    2>$d/u.err
+	ok "--batch /dev/urandom: exit 1, soon" eq $? 1
+	ok "... said, and a hint for streams" grep -q \
+	    "not an eventlog.*--fifo PATH, or - for stdin" $d/u.err
+	"$EVTOP" show <(cat $FIX/gc.eventlog) >$d/pipe.show 2>&1
+	"$EVTOP" show $FIX/gc.eventlog >$d/file.show 2>&1
+	ok "show <(cat log): a pipe still works" cmp -s $d/pipe.show \
+	    $d/file.show
+	head -c 50000000 /dev/zero | timeout 20 "$EVTOP" --batch --json - \
+	    >$d/z.json 2>$d/z.err
+	rc=$?
+	ok "stdin of zeros: exit 1" eq $rc 1
+	ok "... not an eventlog, said" grep -q \
+	    "not an eventlog: no header in the first 1048576 bytes" $d/z.err
+	ok "... in last_error" eq "$($JS get $d/z.json last_error)" \
+	    "not an eventlog: no header in the first 1048576 bytes"
+	n=$(wc -l <$d/z.err)
+	ok "... in a few lines ($n)" [ "$n" -le 3 ]
+	head -c 90000 $FIX/gc.eventlog >$d/cut.eventlog
+	"$EVTOP" --batch --json $d/cut.eventlog >/dev/null 2>$d/cutf.err
+	timeout 20 "$EVTOP" --batch --json --once - <$d/cut.eventlog \
+	    >$d/cuts.json 2>$d/cuts.err
+	ok "a stream cut within an event: exit 0" eq $? 0
+	ok "... said as the file says it" grep -q \
+	    "$(sed -n 's/.*: \(truncated: .*\)/\1/p' $d/cutf.err)" $d/cuts.err
+	ok "... in last_error" eq "$($JS get $d/cuts.json last_error)" \
+	    "truncated: the event at byte 89984 is incomplete (16 bytes)"
+}
+
 # 14. The command line.
 cmdline() {
 	local o
@@ -465,6 +508,7 @@ fifo
 stdin
 send
 garbage
+devices
 cmdline
 
 echo "$passed passed, $failed failed"

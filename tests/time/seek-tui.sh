@@ -3,8 +3,10 @@
 # header says event 0.200s and the replay is held; the GC pane's count
 # (its 10 s window holds the whole 0.2 s) equals `evtop --batch --json
 # --from 0 --to 0.2s`; `g end` shows the last event's time and the whole
-# run's count; a time past the end is the end, said; `g -0.1s` goes back; P goes on from there; a bad time is
-# said and changes nothing.  Prints SKIPPED without tmux.
+# run's count; a time past the end is the end, said; `g -0.1s` goes
+# back; P goes on from there; a bad time is said and changes nothing;
+# without checkpoints ($TMPDIR unusable), g says why.  Prints SKIPPED
+# without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 command -v tmux >/dev/null 2>&1 || { echo "SKIPPED: tmux is missing"; exit 0; }
@@ -72,6 +74,13 @@ ok "the GC pane counts the range's collections ($want)" \
 $T send-keys -t s Escape
 ok "Esc leaves the range, held at its end" \
     screen_has s 'event 0\.300s' 5
+$T send-keys -t s q
+# No checkpoints to be had ($TMPDIR unusable): g says why.
+$T kill-session -t s 2>/dev/null
+$T new-session -d -s s -x 120 -y 40 "TMPDIR=$TMP/none ./evtop $log"
+screen_has s 'event [0-9]' 10 >/dev/null
+$T send-keys -t s g
+ok "no checkpoints: g says why" screen_has s "g: no seeking: .*$TMP/none" 5
 $T send-keys -t s q
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]

@@ -31,3 +31,10 @@ check-seek-tui: evtop
 
 CHECKS += check-seek-tui
 .PHONY: check-seek-tui
+
+# A replayed file cut short or written over under the TUI.
+check-changed-tui: evtop
+	tests/time/changed-tui.sh
+
+CHECKS += check-changed-tui
+.PHONY: check-changed-tui
