@@ -58,7 +58,9 @@
 #ifndef REDO_Q_BYTES
 #define REDO_Q_BYTES	(8u << 20)	/* events kept that came in a run */
 #endif
+#ifndef REDO_ASIDE_BYTES
 #define REDO_ASIDE_BYTES (1u << 20)	/* late events applied in place */
+#endif
 /* Corrections start at most this often, or as often as the last took:
  * late blocks that keep coming (a source faster than real time) are put
  * back together, and correcting takes at most about half the time. */
@@ -131,6 +133,10 @@ struct redo {
 	uint8_t		*aq;
 	size_t		 aq_used;
 	uint64_t	 aside_n;	/* numbered so far */
+	/* One that could not be kept (no room): its number + 1, or 0.
+	 * A checkpoint from before it lacks it for good: not gone back to
+	 * (redo_oldest()). */
+	uint64_t	 aside_lost;
 	int		 aside_again;	/* applying them again */
 	/* Those of the kinds that may go anywhere that came during a run
 	 * older than where it is: applied when it ends (or, if it starts
@@ -189,8 +195,10 @@ redo_aside(void *arg, const struct proto_ev *ev)
 	if (r->aside_again || !r->on)
 		return 1;
 	if ((h = redo_room(&r->aq, &r->aq_used, REDO_ASIDE_BYTES, need)) ==
-	    NULL)
+	    NULL) {
+		r->aside_lost = ++r->aside_n;
 		return 0;
+	}
 	h->n = r->aside_n++;
 	proto_rec_put(&h->r, ev);
 	return 1;
@@ -393,7 +401,7 @@ redo_oldest(const struct redo *r)
 
 	for (i = 0; i < ckpt_count(r->ck); i++) {
 		p = ckpt_at(r->ck, i);
-		if (p->time >= floor)
+		if (p->time >= floor && p->aside >= r->aside_lost)
 			return i;
 	}
 	return -1;

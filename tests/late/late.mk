@@ -31,9 +31,11 @@ $(LATE_DIR)/san-t_aside: tests/late/t_aside.c tests/fuzz/fuzz-live.h tests/tap.h
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O1 -g $(ASAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-# And with runs of 64 events, slabs of 64 and 2 KiB kept of what comes
-# during a run: runs overflow it (restarted, or read again).
-LATE_OVER := -DT_ASIDE_OVERFLOW -DREDO_N=64 -DFEED_N=64 -DREDO_Q_BYTES=2048
+# And with runs of 64 events, slabs of 64, 2 KiB kept of what comes during
+# a run (runs overflow it: restarted, or read again) and 4 KiB of late
+# events kept aside (past the history, most cannot be).
+LATE_OVER := -DT_ASIDE_OVERFLOW -DREDO_N=64 -DFEED_N=64 -DREDO_Q_BYTES=2048 \
+	-DREDO_ASIDE_BYTES=4096
 $(LATE_DIR)/t_aside-over: tests/late/t_aside.c tests/fuzz/fuzz-live.h tests/tap.h src/time/redo.c src/read/feed.c \
     $(filter-out build/src/time/redo.o build/src/read/feed.o,$(CORE_OBJ))
 	@mkdir -p $(@D)
