@@ -126,7 +126,7 @@ live_history() {
 	shot lh live-history-past 160 44
 	# The raw events of that past, from the history's files; a search.
 	$T send-keys -t lh 9
-	wait_for lh 'stopping thread'
+	wait_for lh 'event time [0-9]'
 	$T send-keys -t lh /
 	$T send-keys -t lh -l 'starting GC'
 	$T send-keys -t lh Enter
