@@ -73,13 +73,11 @@ band(struct model *m, uint64_t t, const char *label, uint64_t res)
 	apply(m, PROTO_HEAP_PROF_SAMPLE_STRING, t, &ev);
 }
 
+/* A stack's ids as the events carry them (u32, big-endian). */
 static void
-sample(struct model *m, uint64_t t, uint32_t cap, const uint32_t *ids,
-    int depth)
+put_ids(uint8_t *b, const uint32_t *ids, int depth)
 {
-	struct proto_ev	ev;
-	uint8_t		b[4 * 8];
-	int		i;
+	int	i;
 
 	for (i = 0; i < depth; i++) {
 		b[4 * i] = (uint8_t)(ids[i] >> 24);
@@ -87,6 +85,16 @@ sample(struct model *m, uint64_t t, uint32_t cap, const uint32_t *ids,
 		b[4 * i + 2] = (uint8_t)(ids[i] >> 8);
 		b[4 * i + 3] = (uint8_t)ids[i];
 	}
+}
+
+static void
+sample(struct model *m, uint64_t t, uint32_t cap, const uint32_t *ids,
+    int depth)
+{
+	struct proto_ev	ev;
+	uint8_t		b[4 * 8];
+
+	put_ids(b, ids, depth);
 	memset(&ev, 0, sizeof ev);
 	ev.u.prof_sample.cap = cap;
 	ev.u.prof_sample.ccs.ids = b;
@@ -384,14 +392,8 @@ band_ccs(struct model *m, uint64_t t, const uint32_t *ids, int depth,
 {
 	struct proto_ev	ev;
 	uint8_t		b[4 * 32];
-	int		i;
 
-	for (i = 0; i < depth; i++) {
-		b[4 * i] = (uint8_t)(ids[i] >> 24);
-		b[4 * i + 1] = (uint8_t)(ids[i] >> 16);
-		b[4 * i + 2] = (uint8_t)(ids[i] >> 8);
-		b[4 * i + 3] = (uint8_t)ids[i];
-	}
+	put_ids(b, ids, depth);
 	memset(&ev, 0, sizeof ev);
 	ev.u.heap_sample_cc.residency = res;
 	ev.u.heap_sample_cc.ccs.ids = b;
