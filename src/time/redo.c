@@ -424,14 +424,21 @@ redo_defer(struct redo *r)
 	    0);
 }
 
+/* Where the model is, for a checkpoint of it. */
+static void
+redo_pos(const struct redo *r, struct ckpt_pos *pos)
+{
+	model_released(r->m, &pos->time, &pos->off);
+	pos->events = r->m->totals.events;
+	pos->aside = r->aside_n;
+}
+
 static void
 redo_checkpoint(struct redo *r)
 {
 	struct ckpt_pos	pos;
 
-	model_released(r->m, &pos.time, &pos.off);
-	pos.events = r->m->totals.events;
-	pos.aside = r->aside_n;
+	redo_pos(r, &pos);
 	if (ckpt_save(r->ck, r->m, &pos) < 0) {
 		redo_give_up(r, "checkpoints could not be written");
 		return;
@@ -693,9 +700,7 @@ redo_fallback(struct redo *r)
 	struct ckpt_pos	pos;
 
 	ckpt_keep(r->fb, 0, 0);
-	model_released(r->m, &pos.time, &pos.off);
-	pos.events = r->m->totals.events;
-	pos.aside = r->aside_n;
+	redo_pos(r, &pos);
 	r->fb_ok = ckpt_save(r->fb, r->m, &pos) == 0;
 }
 
