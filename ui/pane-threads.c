@@ -283,6 +283,7 @@ const struct pane_ops pane_threads_ops = {
 	.name = "Threads",
 	.key = "6",
 	.sorts = pane_threads_sorts,
+	.sorts_up = 1u << 2,		/* id */
 	.select = 1,
 	.win = MODEL_W1,
 	.min = 3,

@@ -267,6 +267,7 @@ struct pane_ops {
 	const char	*name;
 	const char	*key;		/* the zoom key, "1".."8" */
 	const char	*const *sorts;	/* sort column names, or NULL */
+	unsigned	 sorts_up;	/* bit i: sort i is smallest first */
 	int		 select;	/* has a row selection */
 	int		 win;		/* its window at first, -1: none */
 	int		 min;		/* body rows it needs at least */

@@ -631,6 +631,7 @@ view_title(struct view *v, struct pane *p, const struct model *m,
 {
 	char	 buf[256], right[128];
 	int	 attr = p->focus ? LINES_TITLE_FOCUS : LINES_TITLE, rx, n;
+	unsigned up;
 	const char *arrow;
 
 	lines_fill(s, y, x, w, attr, ' ');
@@ -642,8 +643,10 @@ view_title(struct view *v, struct pane *p, const struct model *m,
 		p->ops->title(p, m, buf, sizeof buf);
 	right[0] = '\0';
 	if (p->ops->sorts != NULL) {
-		arrow = s->ascii ? (p->reverse ? "^" : "v") :
-		    (p->reverse ? "\xe2\x96\xb2" : "\xe2\x96\xbc");
+		/* The way the rows go: up, smallest first. */
+		up = ((p->ops->sorts_up >> p->sort) & 1) ^ (p->reverse != 0);
+		arrow = s->ascii ? (up ? "^" : "v") :
+		    (up ? "\xe2\x96\xb2" : "\xe2\x96\xbc");
 		snprintf(right, sizeof right, "%s%s ", p->ops->sorts[p->sort],
 		    arrow);
 	}

@@ -720,8 +720,17 @@ test_threads(void)
 	press(v, KEYS_CHAR, '<', &cmd);
 	press(v, KEYS_CHAR, '<', &cmd);
 	ok(p->sort == 2, "< twice wraps to the last column");
+	/* The title's arrow: the way the rows go (ids smallest first). */
+	ok(strstr(uitest_frame(v, m, &st, 100, 30, 1), "id^") != NULL,
+	    "by id: the arrow points up (smallest first)");
 	press(v, KEYS_CHAR, 'r', &cmd);
 	ok(p->reverse == 1, "r reverses");
+	ok(strstr(uitest_frame(v, m, &st, 100, 30, 1), "idv") != NULL,
+	    "by id, reversed: down");
+	press(v, KEYS_CHAR, '>', &cmd);
+	ok(strstr(uitest_frame(v, m, &st, 100, 30, 1), "cpuv") != NULL,
+	    "by CPU (a new column is not reversed): down (most first)");
+	press(v, KEYS_CHAR, '<', &cmd);
 	press(v, KEYS_CHAR, 'w', &cmd);
 	ok(p->win == MODEL_W1, "w cycles the window");
 	/* After `z` (the window counters restarted) the share is the
