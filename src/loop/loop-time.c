@@ -82,9 +82,13 @@ loop_replay(struct loop *l, uint64_t start)
  * or from where a seek asked meanwhile; as fast as possible, it is done.
  */
 static void
-loop_pass_tl(void *arg, const struct proto_ev *ev, size_t n)
+loop_pass_each(void *arg, const struct proto_ev *ev, size_t n)
 {
-	tl_event(arg, ev, n);
+	struct loop	*l = arg;
+
+	l->events += n;		/* the header's rate: the pass's */
+	if (l->tl != NULL)
+		tl_event(l->tl, ev, n);
 }
 
 void
@@ -92,8 +96,7 @@ loop_pass(struct loop *l, uint64_t start)
 {
 	uint64_t	first, last;
 
-	while (!travel_pass(l->tr, LOOP_PASS_N, l->tl != NULL ? loop_pass_tl :
-	    NULL, l->tl)) {
+	while (!travel_pass(l->tr, LOOP_PASS_N, loop_pass_each, l)) {
 		l->changed = 1;
 		if (source_now() - start >= LOOP_SLICE_NS)
 			return;
