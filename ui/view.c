@@ -343,6 +343,14 @@ view_range_key(struct view *v, enum keys_action a)
 	return UI_RANGE;
 }
 
+/* A prompt's text is full: said, rather than keys lost without a word. */
+static void
+view_prompt_full(struct view *v, size_t size)
+{
+	snprintf(v->msg, sizeof v->msg, "at most %zu bytes: no more taken",
+	    size - 1);
+}
+
 /* A key in the prompt: the focused pane's filter, or g's time. */
 static enum ui_action
 view_prompt_key(struct view *v, const struct keys_key *k)
@@ -390,7 +398,8 @@ view_prompt_key(struct view *v, const struct keys_key *k)
 		if (n + 1 < size) {
 			buf[n] = ' ';
 			buf[n + 1] = '\0';
-		}
+		} else
+			view_prompt_full(v, size);
 		return UI_NONE;
 	}
 	if (k->kind != KEYS_CHAR || (k->mods & (KEYS_CTRL | KEYS_ALT)) ||
@@ -399,6 +408,8 @@ view_prompt_key(struct view *v, const struct keys_key *k)
 	m = strlen(k->utf8);
 	if (m > 0 && n + m < size)
 		memcpy(buf + n, k->utf8, m + 1);
+	else if (m > 0)
+		view_prompt_full(v, size);
 	if (v->prompt == VIEW_PROMPT_FILTER)
 		p->sel = p->top = 0;
 	return UI_NONE;
@@ -703,7 +714,8 @@ view_bottom(struct view *v, struct lines *s)
 		x = lines_put(s, y, 0, LINES_KEY, "Go to time: ", s->width);
 		x += lines_put(s, y, x, LINES_MATCH, v->go, s->width - x - 1);
 		lines_putc(s, y, x, LINES_SELECT, ' ');
-		lines_put_right(s, y, s->width, LINES_DIM,
+		lines_put_right(s, y, s->width, v->msg[0] ? LINES_WARN :
+		    LINES_DIM, v->msg[0] ? v->msg :
 		    " 12.5s 1m30s +5s -5s end  Enter go  Esc cancel");
 		return;
 	}
@@ -715,8 +727,9 @@ view_bottom(struct view *v, struct lines *s)
 		x += lines_put(s, y, x, LINES_MATCH, p->filter, s->width - x -
 		    1);
 		lines_putc(s, y, x, LINES_SELECT, ' ');
-		lines_put_right(s, y, s->width, LINES_DIM,
-		    " Enter keep  Esc cancel");
+		/* A message (the text is full) instead of the keys. */
+		lines_put_right(s, y, s->width, v->msg[0] ? LINES_WARN :
+		    LINES_DIM, v->msg[0] ? v->msg : " Enter keep  Esc cancel");
 		return;
 	}
 	if (v->msg[0] != '\0') {

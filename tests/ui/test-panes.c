@@ -477,6 +477,13 @@ test_prof(void)
 	press(v, KEYS_SYM, KEYS_SYM_ENTER, &cmd);
 	f = uitest_frame(v, m, &st, 100, 30, 0);
 	ok(has(f, "Main.fib") && !has(f, "/sum"), "filter cleared");
+	/* A filter longer than it may be: said. */
+	press(v, KEYS_CHAR, '/', &cmd);
+	for (i = 0; i < PANE_FILTER_MAX + 5; i++)
+		press(v, KEYS_CHAR, 'x', &cmd);
+	f = uitest_frame(v, m, &st, 100, 30, 0);
+	ok(has(f, "at most 63 bytes"), "a full prompt says so");
+	press(v, KEYS_SYM, KEYS_SYM_ESCAPE, &cmd);
 	view_free(v);
 	model_free(m);
 }
