@@ -252,6 +252,22 @@ redo_apply_late(struct redo *r, const struct proto_ev *ev)
 		model_apply(r->m, ev);
 }
 
+/* (t, off) goes before (t2, off2) in the time order: by time, then place
+ * in the stream (reader.c's). */
+static int
+redo_order(uint64_t t, uint64_t off, uint64_t t2, uint64_t off2)
+{
+	return t < t2 || (t == t2 && off < off2);
+}
+
+/* Something came during the run older than where it is. */
+static int
+redo_came_older(const struct redo *r)
+{
+	return r->arr_any && redo_order(r->arr_t, r->arr_off, r->given_t,
+	    r->given_off);
+}
+
 /* Those kept, to the model: late, each goes in place (or is deferred as
  * any other); with p, only those before its place, in place (the history
  * from there has the others). */
@@ -267,8 +283,7 @@ redo_give_global(struct redo *r, const struct ckpt_pos *p)
 		proto_rec_get(h, &ev);
 		if (p == NULL)
 			model_apply(r->m, &ev);
-		else if (ev.time < p->time || (ev.time == p->time &&
-		    ev.off < p->off))
+		else if (redo_order(ev.time, ev.off, p->time, p->off))
 			redo_apply_late(r, &ev);
 	}
 	r->gq_used = 0;
@@ -287,8 +302,8 @@ redo_aside_again(struct redo *r, const struct ckpt_pos *p)
 	for (at = 0; at < r->aq_used; at += REDO_ASIDE_SIZE(h)) {
 		h = (const struct redo_aside *)(const void *)(r->aq + at);
 		proto_rec_get(&h->r, &ev);
-		if (h->n < p->aside || ev.time > p->time ||
-		    (ev.time == p->time && ev.off >= p->off))
+		if (h->n < p->aside || !redo_order(ev.time, ev.off, p->time,
+		    p->off))
 			continue;
 		redo_apply_late(r, &ev);
 	}
@@ -549,13 +564,6 @@ redo_header(struct redo *r, const struct proto_dec *dec, uint64_t data)
 	redo_defer(r);
 }
 
-/* ev goes before (t, off) in time order. */
-static int
-redo_before(const struct proto_ev *ev, uint64_t t, uint64_t off)
-{
-	return ev->time < t || (ev->time == t && ev->off < off);
-}
-
 /*
  * While a run goes, the files it may have to go back to stay: from the
  * last checkpoint before where it is, or before the earliest event come
@@ -569,8 +577,7 @@ redo_run_pin(struct redo *r)
 	uint64_t	t = r->given_t;
 	int		i;
 
-	if (r->arr_any && (r->arr_t < t || (r->arr_t == t &&
-	    r->arr_off < r->given_off)))
+	if (redo_came_older(r))
 		t = r->arr_t;
 	if (ckpt_count(r->ck) > 0) {
 		i = ckpt_find(r->ck, t);
@@ -600,7 +607,7 @@ redo_catch_up(struct redo *r, const struct ckpt_pos *p)
 	while ((n = spill_next_p(r->sp, r->ev, REDO_N)) > 0) {
 		for (k = 0; k < n; k++) {
 			e = r->ev[k];
-			if (!redo_before(e, p->time, p->off))
+			if (!redo_order(e->time, e->off, p->time, p->off))
 				return 0;
 			if (e->off >= r->run_off)
 				redo_apply_late(r, e);
@@ -656,11 +663,11 @@ redo_event(struct redo *r, const struct proto_ev *ev)
 		return 1;
 	}
 	if (r->state == REDO_RUN && model_late_global_kind(ev) &&
-	    redo_before(ev, r->given_t, r->given_off) &&
+	    redo_order(ev->time, ev->off, r->given_t, r->given_off) &&
 	    redo_keep_global(r, ev))
 		return 0;
-	if (!r->arr_any || ev->time < r->arr_t || (ev->time == r->arr_t &&
-	    ev->off < r->arr_off)) {
+	if (!r->arr_any || redo_order(ev->time, ev->off, r->arr_t,
+	    r->arr_off)) {
 		r->arr_t = ev->time;
 		r->arr_off = ev->off;
 	}
@@ -824,9 +831,7 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 			 * the run starts again (without a checkpoint left
 			 * for it, reads on: what came older than here is
 			 * lost, see redo_run_pin()). */
-			older = r->arr_any && (r->arr_t < r->given_t ||
-			    (r->arr_t == r->given_t &&
-			    r->arr_off < r->given_off));
+			older = redo_came_older(r);
 			if (older && !r->q_over) {
 				redo_defer(r);
 				r->tail = 1;
