@@ -331,6 +331,7 @@ size_t		  proto_utf8_lenient(const char *, size_t, char *, size_t);
 size_t		  proto_haskell_show_list(const char *, size_t, char *,
 		      size_t);
 size_t		  proto_sanitize(const char *, size_t, char *, size_t);
+size_t		  proto_sanitize_name(const char *, size_t, char *, size_t);
 
 /*
  * The size of the event at p (n bytes there) by a header's size table

@@ -110,6 +110,17 @@ proto_utf8_lenient(const char *in, size_t n, char *out, size_t outsize)
 	return o;
 }
 
+/* C0 and C1 controls, DEL, and the line and bidi controls are '.'. */
+static uint32_t
+drawable(uint32_t c)
+{
+	if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 ||
+	    c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
+	    (c >= 0x2066 && c <= 0x2069))
+		return '.';
+	return c;
+}
+
 /*
  * Safe to draw on a terminal: valid UTF-8 without C0 or C1 controls or
  * DEL (each becomes '.'); invalid bytes become U+FFFD.
@@ -124,15 +135,55 @@ proto_sanitize(const char *in, size_t n, char *out, size_t outsize)
 
 	while (i < n) {
 		i += proto_utf8_next((const char *)p + i, n - i, &c);
-		if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 ||
-		    c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
-		    (c >= 0x2066 && c <= 0x2069))
-			c = '.';
-		k = proto_utf8_put(c, tmp);
+		k = proto_utf8_put(drawable(c), tmp);
 		if (o + k > outsize)
 			break;
 		memcpy(out + o, tmp, k);
 		o += k;
+	}
+	return o;
+}
+
+/* Whether s[0..n) begins with a byte that is not UTF-8. */
+static int
+invalid_at(const char *s, size_t n)
+{
+	uint32_t	c;
+
+	return n > 0 && proto_utf8_next(s, n, &c) == 1 &&
+	    c == REPLACEMENT;
+}
+
+/*
+ * proto_sanitize() for a name (a cost centre's, a band's, an info
+ * table's): an invalid byte becomes "\xNN" rather than U+FFFD, so that
+ * two names apart in their bytes (Latin-1) stay apart.  A backslash that
+ * would read as the start of such an escape ('x', a backslash or an
+ * invalid byte after it) is doubled; a lone one, as a lambda's "\", is
+ * left.  An escape is written whole or not at all.
+ */
+size_t
+proto_sanitize_name(const char *in, size_t n, char *out, size_t outsize)
+{
+	const unsigned char	*p = (const unsigned char *)in;
+	size_t			 i = 0, o = 0, k, len;
+	uint32_t		 c;
+	char			 tmp[8];
+
+	while (i < n) {
+		len = proto_utf8_next((const char *)p + i, n - i, &c);
+		if (len == 1 && c == REPLACEMENT)
+			k = (size_t)snprintf(tmp, sizeof tmp, "\\x%02x", p[i]);
+		else if (c == '\\' && i + 1 < n && (p[i + 1] == 'x' ||
+		    p[i + 1] == '\\' || invalid_at(in + i + 1, n - i - 1)))
+			k = (size_t)snprintf(tmp, sizeof tmp, "\\\\");
+		else
+			k = proto_utf8_put(drawable(c), tmp);
+		if (o + k > outsize)
+			break;
+		memcpy(out + o, tmp, k);
+		o += k;
+		i += len;
 	}
 	return o;
 }

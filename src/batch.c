@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "evtop.h"
 #include "model/model.h"
@@ -29,6 +30,7 @@ batch_file(const struct evtop_opts *o)
 	struct reader	*rd;
 	struct feed	*fd;
 	struct model	*m;
+	struct export_progs xp;
 	const struct proto_dec *dec;
 	const char	*err;
 	size_t		 n, i;
@@ -43,6 +45,10 @@ batch_file(const struct evtop_opts *o)
 		return 1;
 	}
 	m = model_new();
+	memset(&xp, 0, sizeof xp);
+	xp.o = o;
+	xp.err = stderr;
+	model_on_program(m, export_program, &xp);
 	model_set_reorder(m, 0, 0);	/* the reader gives time order */
 	if ((dec = reader_dec(rd)) != NULL)
 		model_header(m, dec);
@@ -93,7 +99,7 @@ batch_file(const struct evtop_opts *o)
 		model_range_begin(m, o->from_ns, stop);
 	model_flush(m);
 	batch_emit(m, o, stdout, NULL);
-	rc = export_end(m, o);
+	rc = export_end(m, o) != 0 || xp.failed > 0;
 	if (m->totals.headers == 0)
 		rc = 1;		/* not an eventlog: said, and figures of nothing */
 	model_free(m);

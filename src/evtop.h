@@ -165,6 +165,18 @@ int		 export_check(const struct evtop_opts *, char **);
 int		 export_end(const struct model *, const struct evtop_opts *);
 int		 export_key(const struct model *, const struct evtop_opts *,
 		     int, char *, size_t);
+/* Each program but the last, written when the next begins: given to
+ * model_on_program() with export_program(). */
+struct export_progs {
+	const struct evtop_opts *o;
+	uint64_t	 done;		/* programs written */
+	FILE		*err;		/* lines to (--batch), or NULL: */
+	char		 said[2048];	/* kept for the end (the TUI) */
+	char		*msg;		/* the TUI's header, or NULL */
+	size_t		 len;
+	int		 failed;	/* writes that failed */
+};
+void		 export_program(void *, const struct model *);
 
 /* show.c */
 int		 show_main(int, char **);

@@ -144,7 +144,7 @@ loop_batch(const struct evtop_opts *opts)
 		if (rc == 0 && loop_emit(&l) != 0)
 			rc = 1;
 	}
-	if (export_end(l.model, opts) != 0)
+	if (export_end(l.model, opts) != 0 || l.xp.failed > 0)
 		rc = 1;
 	if (l.not_eventlog && l.model->totals.headers == 0)
 		rc = 1;		/* not an eventlog: said, figures of nothing */

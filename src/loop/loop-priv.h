@@ -52,6 +52,7 @@ struct loop {
 	struct replay	*rp;		/* a file */
 	struct proto_dec *dec;
 	struct model	*model;
+	struct export_progs xp;		/* each program's profiles out */
 	struct control	*ctl;
 	struct record	*rec;
 	struct ui	*ui;

@@ -140,6 +140,7 @@ loop_seek(struct loop *l, uint64_t t, int hold)
 	l->tr = NULL;
 	model_free(l->model);
 	l->model = model_new();
+	model_on_program(l->model, export_program, &l->xp);
 	model_header(l->model, replay_dec(l->rp));
 	(void)reader_seek(replay_reader(l->rp), 0, 0);
 	if (hold)

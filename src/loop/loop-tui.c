@@ -112,7 +112,9 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	ui->free(l.ui);
 	loop_unsignals(sig, 1);
 	loop_finish(&l);
-	if (export_end(l.model, opts) != 0)
+	/* What was said of earlier programs' exports, now it can be read. */
+	fputs(l.xp.said, stderr);
+	if (export_end(l.model, opts) != 0 || l.xp.failed > 0)
 		rc = 1;
 	if (cause != NULL) {
 		fprintf(stderr, "evtop: %s\n", cause);

@@ -80,6 +80,12 @@ loop_init(struct loop *l, const struct evtop_opts *opts, char **cause)
 		source_cause(cause, "out of memory");
 		return -1;
 	}
+	/* Another program in the stream: the one that ended is exported. */
+	l->xp.o = opts;
+	l->xp.err = opts->batch ? stderr : NULL;
+	l->xp.msg = opts->batch ? NULL : l->st.export_msg;
+	l->xp.len = sizeof l->st.export_msg;
+	model_on_program(l->model, export_program, &l->xp);
 	if (opts->kind == EVTOP_SRC_FILE) {
 		/* --batch replays as fast as it can, but a relay keeps the
 		 * pace its readers would see live. */

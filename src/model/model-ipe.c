@@ -13,11 +13,52 @@
 
 #include "model/model-priv.h"
 
+/* The title of an entry's bands, model_band_title()'s (its length). */
+static int
+ipe_title(const struct model_ipe *e, char *buf, size_t len)
+{
+	const char	*where = e->srcloc[0] != '\0' && e->srcloc[0] != ':' ?
+			    e->srcloc : e->module;
+
+	return snprintf(buf, len, "%s (%s) %s", e->table_name,
+	    e->type[0] != '\0' ? e->type : e->closure, where);
+}
+
+static struct mipe_title *
+ipe_title_find(const struct model *m, uint32_t h)
+{
+	struct mipe_title	*t;
+
+	HASH_FIND(hh, m->p->ipe_titles, &h, sizeof h, t);
+	return t;
+}
+
+/* Count e's title in (add) or out. */
+static void
+ipe_title_count(struct model *m, const struct mipe *e, int add)
+{
+	struct model_priv	*p = m->p;
+	struct mipe_title	*t = ipe_title_find(m, e->title_hash);
+
+	if (add) {
+		if (t == NULL) {
+			t = model_calloc(m, 1, sizeof *t);
+			t->hash = e->title_hash;
+			HASH_ADD(hh, p->ipe_titles, hash, sizeof t->hash, t);
+		}
+		t->n++;
+	} else if (t != NULL && --t->n == 0) {
+		HASH_DEL(p->ipe_titles, t);
+		mheap_free(t);
+	}
+}
+
 static void
 ipe_destroy(struct model *m, struct mipe *e)
 {
 	struct model_priv	*p = m->p;
 
+	ipe_title_count(m, e, 0);
 	HASH_DEL(p->ipe_hash, e);
 	LRU_DEL(p->ipe_lru_head, p->ipe_lru_tail, e);
 	mheap_free(e->strs);
@@ -57,6 +98,7 @@ model_ipe_event(struct model *m, const struct proto_ev *ev)
 	const struct proto_str	*s[6];
 	const char		**dst[6];
 	const char		*cname;
+	char			 title[3 * MODEL_IPE_STR + 8];
 	uint64_t		 info = ev->u.ipe.info;
 	uint32_t		 h;
 	size_t			 off = 0, n;
@@ -77,8 +119,10 @@ model_ipe_event(struct model *m, const struct proto_ev *ev)
 		e->pub.info = info;
 		HASH_ADD(hh, p->ipe_hash, pub.info, sizeof e->pub.info, e);
 		m->ipe.entries++;
-	} else
+	} else {
 		LRU_DEL(p->ipe_lru_head, p->ipe_lru_tail, e);
+		ipe_title_count(m, e, 0);	/* its title may change */
+	}
 	LRU_ADD(p->ipe_lru_head, p->ipe_lru_tail, e);
 	e->def_hash = h;
 
@@ -91,7 +135,7 @@ model_ipe_event(struct model *m, const struct proto_ev *ev)
 	mheap_free(e->strs);
 	e->strs = buf = model_calloc(m, 6, MODEL_IPE_STR + 1);
 	for (i = 0; i < 6; i++) {
-		n = proto_sanitize(s[i]->p, s[i]->len, buf + off,
+		n = proto_sanitize_name(s[i]->p, s[i]->len, buf + off,
 		    MODEL_IPE_STR);
 		buf[off + n] = '\0';
 		*dst[i] = buf + off;
@@ -99,6 +143,10 @@ model_ipe_event(struct model *m, const struct proto_ev *ev)
 	}
 	if ((cname = closure_name(&ev->u.ipe.closure_desc)) != NULL)
 		e->pub.closure = cname;
+	n = (size_t)ipe_title(&e->pub, title, sizeof title);
+	e->title_hash = model_hash(title, n < sizeof title ? n :
+	    sizeof title - 1);
+	ipe_title_count(m, e, 1);
 }
 
 const struct model_ipe *
@@ -120,26 +168,34 @@ model_band_ipe(const struct model *m, const struct model_band *b)
 /*
  * A band's name as the panes and exports show it: a -hi band with an IPE
  * entry as "table (type) where", where is the source location when it has
- * a file and the module otherwise; any other band by its label.  The
- * length written, at most len - 1.
+ * a file and the module otherwise; any other band by its label.  Where
+ * another entry is described alike (the same title: two info tables of
+ * one constructor, names cut to MODEL_IPE_STR), the band's serial in
+ * front, "(12)", as a cut -hc name has it: hp2ps and eventlog2html tell
+ * bands apart by name.  The length written, at most len - 1.
  */
 size_t
 model_band_title(const struct model *m, const struct model_band *b,
     char *buf, size_t len)
 {
 	const struct model_ipe	*e = model_band_ipe(m, b);
-	const char		*where;
-	int			 n;
+	const struct mipe_title	*t;
+	int			 n, k = 0;
 
 	if (len == 0)
 		return 0;
 	if (e == NULL)
 		n = snprintf(buf, len, "%s", b->name);
 	else {
-		where = e->srcloc[0] != '\0' && e->srcloc[0] != ':' ?
-		    e->srcloc : e->module;
-		n = snprintf(buf, len, "%s (%s) %s", e->table_name,
-		    e->type[0] != '\0' ? e->type : e->closure, where);
+		/* pub is an entry's first member, as it is a band's. */
+		t = ipe_title_find(m, ((const struct mipe *)e)->title_hash);
+		if (t != NULL && t->n > 1)
+			k = snprintf(buf, len, "(%llu)", (unsigned long long)
+			    ((const struct mband *)b)->serial);
+		if (k < 0 || (size_t)k >= len)
+			k = 0;
+		n = ipe_title(e, buf + k, len - (size_t)k);
+		n = n < 0 ? n : n + k;
 	}
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }

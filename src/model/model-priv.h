@@ -135,7 +135,16 @@ struct mipe {
 	struct model_ipe pub;
 	char		*strs;		/* the six strings (owned) */
 	uint32_t	 def_hash;	/* of the event's payload */
+	uint32_t	 title_hash;	/* of its band title (model_band_title) */
 	struct mipe	*prev, *next;	/* oldest defined first */
+	UT_hash_handle	 hh;
+};
+
+/* Entries whose band titles hash alike: two info tables described alike
+ * would be one band to hp2ps, so their bands' titles get a serial. */
+struct mipe_title {
+	uint32_t	 hash;
+	uint32_t	 n;		/* entries with it */
 	UT_hash_handle	 hh;
 };
 
@@ -357,6 +366,7 @@ struct model_priv {
 	struct mband	*band_lru_head, *band_lru_tail;
 	struct mipe	*ipe_hash;
 	struct mipe	*ipe_lru_head, *ipe_lru_tail;
+	struct mipe_title *ipe_titles;
 	struct model_census *census;	/* [MODEL_NCENSUS] ring */
 	uint64_t	 censusno;	/* censuses begun */
 

@@ -108,7 +108,7 @@ cc_get(struct model *m, uint32_t id)
 static size_t
 cc_room(uint32_t len)
 {
-	return 3 * (size_t)len > CC_STR_MAX ? CC_STR_MAX : 3 * (size_t)len;
+	return 4 * (size_t)len > CC_STR_MAX ? CC_STR_MAX : 4 * (size_t)len;
 }
 
 static void
@@ -131,8 +131,8 @@ cc_define(struct model *m, const struct proto_ev *ev)
 	s[0] = &ev->u.cost_centre.label;
 	s[1] = &ev->u.cost_centre.module;
 	s[2] = &ev->u.cost_centre.srcloc;
-	/* Sanitizing can grow a byte to three (U+FFFD); keep CC_STR_MAX
-	 * bytes of each. */
+	/* Sanitizing can grow a byte to four (an invalid one, "\xe9"); keep
+	 * CC_STR_MAX bytes of each. */
 	room = 0;
 	for (i = 0; i < 3; i++)
 		room += cc_room(s[i]->len) + 1;
@@ -140,7 +140,7 @@ cc_define(struct model *m, const struct proto_ev *ev)
 	mheap_free(c->strs);
 	c->strs = buf;
 	for (i = 0; i < 3; i++) {
-		n = proto_sanitize(s[i]->p, s[i]->len, buf + off,
+		n = proto_sanitize_name(s[i]->p, s[i]->len, buf + off,
 		    cc_room(s[i]->len));
 		buf[off + n] = '\0';
 		if (i == 0)
@@ -568,11 +568,12 @@ static int
 band_name(struct model *m, const uint8_t *kb, size_t kn,
     const struct proto_ev *ev, char *name, size_t size)
 {
-	char	full[3 * 1024 + 1];	/* a 1 KiB key, each byte U+FFFD */
+	char	full[4 * 1024 + 1];	/* a 1 KiB key, each byte "\xNN" */
 
 	if (kb[0] == 'c')
 		return band_ccs_name(m, &ev->u.heap_sample_cc.ccs, name, size);
-	model_copy_text(full, sizeof full, (const char *)kb + 1, kn - 1);
+	full[proto_sanitize_name((const char *)kb + 1, kn - 1, full,
+	    sizeof full - 1)] = '\0';
 	model_copy_text(name, size, full, strlen(full));
 	return strlen(full) > strlen(name);
 }

@@ -24,6 +24,14 @@ model_new(void)
 	return model_make(mheap_new());
 }
 
+void
+model_on_program(struct model *m, void (*fn)(void *, const struct model *),
+    void *arg)
+{
+	m->on_program = fn;
+	m->on_program_arg = arg;
+}
+
 /* The model first, in a heap of its own: its bytes are its state. */
 static struct model *
 model_make(struct mheap *h)
@@ -118,6 +126,8 @@ model_restore(struct model *m, size_t len, int (*fill)(void *, void *,
 {
 	struct mheap	*h = mheap_of(m);
 	size_t		 had = mheap_extent(h);
+	void		(*fn)(void *, const struct model *) = m->on_program;
+	void		*fn_arg = m->on_program_arg;
 
 	if (len < (size_t)((const char *)(m + 1) - (const char *)h) ||
 	    len > MHEAP_RESERVE)
@@ -127,9 +137,11 @@ model_restore(struct model *m, size_t len, int (*fill)(void *, void *,
 		memset(h, 0, had > len ? had : len);
 		mheap_reset(h);
 		(void)model_make(h);	/* at m again: the first block */
+		model_on_program(m, fn, fn_arg);
 		return -1;
 	}
 	mheap_restored(h, had);
+	model_on_program(m, fn, fn_arg);	/* the caller's, not the state's */
 	/* Held back then: read again from the owner's history. */
 	model_reorder_drop(m);
 	return 0;
@@ -156,6 +168,8 @@ model_reset_program(struct model *m)
 	uint32_t		 ntags = p->ntags_seen;
 	int			 rts = p->sess_rts, args = p->sess_args;
 
+	if (m->on_program != NULL)
+		m->on_program(m->on_program_arg, m);
 	model_fini(m);
 	memset(m->p, 0, sizeof *m->p);
 	p->ro = ro;

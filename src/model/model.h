@@ -19,7 +19,9 @@
  * the next call that changes the model (apply, flush, header, reset, free).
  * Pointers returned by the query functions (threads, cost centres, bands,
  * GC records, messages) are borrowed under the same rule.  Text fields are
- * NUL-terminated and already sanitized for a terminal (proto_sanitize).
+ * NUL-terminated and already sanitized for a terminal (proto_sanitize;
+ * names, of cost centres, bands and info tables, by proto_sanitize_name:
+ * an invalid byte as "\xNN", so that names apart stay apart).
  *
  * Bounded: every table has a cap and an eviction rule (below); evictions
  * are counted in the struct that owns the table and appear in the JSON.
@@ -597,6 +599,9 @@ struct model {
 	uint64_t	*tag_count;	/* [PROTO_NTAGS] events per tag */
 	struct model_range range;
 	struct model_priv *p;		/* private */
+	/* model_on_program(): the same function across resets and states. */
+	void		(*on_program)(void *, const struct model *);
+	void		*on_program_arg;
 };
 
 /*
@@ -621,6 +626,10 @@ struct model {
  * or NULL past the end of their ring.
  */
 struct model	*model_new(void);
+/* fn(arg, m) when another program is about to replace the one m holds
+ * (m holds it still: its exports are written then). */
+void		 model_on_program(struct model *,
+		     void (*)(void *, const struct model *), void *);
 void		 model_free(struct model *);
 /* A model's whole state is the bytes of its own heap (model-mem.c):
  * model_state() gives them; model_restore() copies a state of the same

@@ -6,7 +6,10 @@
  * write the whole run when evtop or its source ends; the TUI's export key
  * writes the window on screen.  Every file is written beside its name and
  * renamed into place, so that a reader never sees half of one; what is
- * not a regular file (a FIFO, a device) is written in place.
+ * not a regular file (a FIFO, a device) is written in place.  When
+ * another program replaces the one watched (a FIFO's next writer), the
+ * one that ended is written at once beside each path, with its number:
+ * app.1.hp (export_program()); the last goes to the path itself.
  *
  * Frames are named as the cost-centre pane names them (Module.label; with
  * the source location after it where two share a name), bands as the heap
@@ -804,6 +807,137 @@ export_prog(const struct model *m, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* The warning for an .hp with no census (hp2ps draws it empty), in buf;
+ * "" if it has some. */
+static void
+export_no_census(const struct model *m, const char *path, char *buf,
+    size_t len)
+{
+	buf[0] = '\0';
+	if (export_hp_count(m, MODEL_WRUN) == 0)
+		snprintf(buf, len, "%s: no heap census came (the program "
+		    "ran without +RTS -h, or heap profiling was never "
+		    "started): a profile with no bands written",
+		    strcmp(path, "-") == 0 ? "standard output" : path);
+}
+
+/* Written in place (standard output, a FIFO, a device): there is no
+ * name beside it for another program's profile. */
+static int
+export_in_place(const char *path)
+{
+	struct stat	sb;
+
+	return strcmp(path, "-") == 0 ||
+	    (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode));
+}
+
+/* path with a program's number before its extension: "app.hp" is
+ * "app.2.hp", "prof" "prof.2".  0, or -1 if it does not fit. */
+static int
+export_numbered(char *buf, size_t len, const char *path, uint64_t no)
+{
+	const char	*base = strrchr(path, '/'), *dot;
+	int		 n;
+
+	base = base != NULL ? base + 1 : path;
+	if ((dot = strrchr(base, '.')) == NULL || dot == base)
+		dot = base + strlen(base);
+	n = snprintf(buf, len, "%.*s.%llu%s", (int)(dot - path), path,
+	    (unsigned long long)no, dot);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* A line about a program's export: on stderr now (--batch), else kept
+ * for the end (the TUI says it once the terminal is back). */
+static void
+export_say(struct export_progs *xp, const char *line, int failed)
+{
+	size_t	n = strlen(xp->said);
+
+	/* The header: once one failed, only failures (which need seeing). */
+	if (xp->msg != NULL && (failed || xp->failed == 0))
+		snprintf(xp->msg, xp->len, "%s", line);
+	if (failed)
+		xp->failed++;
+	if (xp->err != NULL) {
+		fprintf(xp->err, "evtop: %s\n", line);
+		return;
+	}
+	snprintf(xp->said + n, sizeof xp->said - n, "evtop: %s\n", line);
+}
+
+/*
+ * A model_on_program() function: the program m holds ends, another
+ * begins.  Its profiles, the whole of its run, go beside each export's
+ * path with its number (1 the first program): app.1.hp; what is written
+ * in place (standard output, a FIFO) gets only the last program's.
+ * What was written, or why not, in xp->msg (the TUI's header).
+ */
+void
+export_program(void *arg, const struct model *m)
+{
+	struct export_progs	*xp = arg;
+	const struct evtop_opts	*o = xp->o;
+	const char		*path[EXPORT_NKINDS] = { o->folded,
+				    o->speedscope, o->hp };
+	static const char *const opt[EXPORT_NKINDS] = { "--folded",
+				    "--speedscope", "--hp" };
+	uint64_t		 no = m->prog.resets + 1, now = export_wall();
+	char			 prog[64], name[4096], line[4300];
+	char			 done[1024] = "", *cause = NULL;
+	size_t			 off = 0;
+	int			 k, n;
+
+	/* A correction, or the past looked at, that goes back over the
+	 * change meets it again: each program is written once. */
+	if (no <= xp->done)
+		return;
+	xp->done = no;
+	export_prog(m, prog, sizeof prog);
+	for (k = 0; k < EXPORT_NKINDS; k++) {
+		if (path[k] == NULL)
+			continue;
+		if (export_in_place(path[k])) {
+			snprintf(line, sizeof line, "%s %s: program %llu's "
+			    "profile not kept: only the last program's is "
+			    "written there", opt[k], path[k],
+			    (unsigned long long)no);
+			export_say(xp, line, 0);
+			continue;
+		}
+		if (export_numbered(name, sizeof name, path[k], no) != 0) {
+			snprintf(line, sizeof line, "export failed: %s: name "
+			    "too long", path[k]);
+			export_say(xp, line, 1);
+			continue;
+		}
+		if (k == EXPORT_HP) {
+			export_no_census(m, name, line, sizeof line);
+			if (line[0] != '\0')
+				export_say(xp, line, 0);
+		}
+		if (export_file(m, (enum export_kind)k, MODEL_WRUN, now, prog,
+		    name, &cause) != 0) {
+			snprintf(line, sizeof line, "export failed: %s",
+			    cause != NULL ? cause : "out of memory");
+			free(cause);
+			cause = NULL;
+			export_say(xp, line, 1);
+			continue;
+		}
+		n = snprintf(done + off, sizeof done - off, "%s%s",
+		    off == 0 ? "" : " ", name);
+		if (n > 0 && (size_t)n < sizeof done - off)
+			off += (size_t)n;
+	}
+	if (off > 0) {
+		snprintf(line, sizeof line, "exported program %llu (another "
+		    "began): %s", (unsigned long long)no, done);
+		export_say(xp, line, 0);
+	}
+}
+
 /* Whether an export goes to standard output (--batch prints nothing
  * else then). */
 int
@@ -870,6 +1004,33 @@ export_check_path(const char *opt, const char *path, char **cause)
 	return -1;
 }
 
+/* --export-dir: a directory that a file can be made in. */
+static int
+export_check_dir(const char *dir, char **cause)
+{
+	struct stat	 sb;
+	char		*probe;
+	int		 err, in = 0;
+
+	if (stat(dir, &sb) != 0)
+		err = errno;
+	else if (!S_ISDIR(sb.st_mode))
+		err = ENOTDIR;
+	else if (asprintf(&probe, "%s/.evtop", dir) < 0)
+		err = ENOMEM;
+	else {
+		err = export_dir_ok(probe);
+		in = 1;
+		free(probe);
+	}
+	if (err == 0)
+		return 0;
+	if (asprintf(cause, "--export-dir %s: %s%s", dir, in ? "cannot "
+	    "write in it: " : "", strerror(err)) < 0)
+		*cause = NULL;
+	return -1;
+}
+
 /*
  * At start-up: every export's path can be written at the end (an export
  * that fails then has lost a live source's whole profile).  0, or -1 and
@@ -886,6 +1047,10 @@ export_check(const struct evtop_opts *o, char **cause)
 		return -1;
 	if (o->hp != NULL && export_check_path("--hp", o->hp, cause) != 0)
 		return -1;
+	/* The export key's directory: a typo is found now, not at an E. */
+	if (o->export_dir != NULL &&
+	    export_check_dir(o->export_dir, cause) != 0)
+		return -1;
 	return 0;
 }
 
@@ -900,11 +1065,14 @@ export_end(const struct model *m, const struct evtop_opts *o)
 	int		 k, rc = 0;
 
 	export_prog(m, prog, sizeof prog);
-	if (o->hp != NULL && o->batch && export_hp_count(m, MODEL_WRUN) == 0)
-		fprintf(stderr, "evtop: %s: no heap census came (the program "
-		    "ran without +RTS -h, or heap profiling was never "
-		    "started): a profile with no bands written\n",
-		    strcmp(o->hp, "-") == 0 ? "standard output" : o->hp);
+	/* Said in every mode: the TUI calls this once the terminal is back. */
+	if (o->hp != NULL) {
+		char	warn[4300];
+
+		export_no_census(m, o->hp, warn, sizeof warn);
+		if (warn[0] != '\0')
+			fprintf(stderr, "evtop: %s\n", warn);
+	}
 	for (k = 0; k < EXPORT_NKINDS; k++) {
 		if (path[k] == NULL)
 			continue;

@@ -99,6 +99,45 @@ timeout -k 1 2 $EVTOP --batch --once --folded $T/ok.folded --hp /dev/stdout \
     --fifo $T/el </dev/null >/dev/null 2>$T/start.err
 ok "writable paths (a new file, /dev/stdout): it starts (waits for the FIFO)" \
     eval "[ $? = 124 ] && [ -z \"\$(ls $T | grep tmp)\" ]"
+# --export-dir too (the E key's): a directory that is not there, a file,
+# one that cannot be written in, are refused at start-up as the paths are.
+touch $T/plain
+for bad in $T/nodir $T/plain /proc; do
+	timeout -k 1 10 $EVTOP --batch --once --export-dir $bad --fifo $T/el \
+	    </dev/null >/dev/null 2>$T/start.err
+	rc=$?
+	ok "--export-dir $bad: refused at start-up, said ($(head -1 $T/start.err))" \
+	    eval "[ $rc = 2 ] && grep -qF -- '--export-dir $bad: ' $T/start.err"
+done
+mkdir -p $T/xdir
+timeout -k 1 2 $EVTOP --batch --once --export-dir $T/xdir --fifo $T/el \
+    </dev/null >/dev/null 2>$T/start.err
+ok "--export-dir that can be written: it starts, nothing left in it" \
+    eval "[ $? = 124 ] && [ -z \"\$(ls -A $T/xdir)\" ]"
+
+# Two programs, one after the other, through one FIFO (evtop reads it
+# across writers): the first one's profiles are written as the second
+# begins, beside each path with its number (two.1.folded), as --batch
+# writes them from its own file; the last one's go to the paths.
+mkfifo $T/el2
+$EVTOP --batch --folded $T/two.folded --hp $T/two.hp --fifo $T/el2 \
+    >/dev/null 2>$T/two.err &
+two=$!
+cat $FIX/prof.eventlog >$T/el2
+wait_count $T/two.err 'closed after' 1 20
+cat $FIX/ghc96-prof.eventlog >$T/el2
+ok "two programs: the first's written when the second begins" \
+    wait_for $T/two.err "exported program 1 \(another began\): $T/two.1.folded $T/two.1.hp" 20
+wait_count $T/two.err 'closed after' 2 20
+kill -INT $two
+wait_exit $two 20 >/dev/null
+$EVTOP --batch --folded $T/one.folded $FIX/ghc96-prof.eventlog >/dev/null 2>&1
+ok "two programs: two.1.folded is the first's (prof.eventlog's)" \
+    cmp $T/two.1.folded $T/prof.folded
+ok "two programs: two.folded is the last's" cmp $T/two.folded $T/one.folded
+ok "two programs: two.1.hp and two.hp, each its own (no census)" eval \
+    "[ \$(grep -c '^BEGIN_SAMPLE' $T/two.1.hp) = 2 ] && [ \$(grep -c '^BEGIN_SAMPLE' $T/two.hp) = 2 ] &&
+     grep -q 'two.1.hp: no heap census' $T/two.err"
 
 # ---------------------------------------------------------------------
 # speedscope: the values, then the schema, then speedscope itself.
@@ -127,6 +166,17 @@ ok "speedscope: frames have the source file and line" eq \
     "$(jq -r '.shared.frames[] | select(.name == "Main.fib") | "\(.file) \(.line)"' $SS)" "$loc"
 ok "speedscope: built-in cost centres have no file" eq \
     "$(jq '[.shared.frames[] | select(.name == "GC.GC") | has("file")] | .[0]' $SS)" false
+# Names with Latin-1 bytes (not UTF-8): each invalid byte as \xNN (it was
+# U+FFFD), the file UTF-8; speedscope validates and loads it below.
+has_line() { grep -qxF -- "$2" "$1"; }	# has_line FILE LINE
+perl -0777 -pe 's/sortBig\x00/sortB\xefg\x00/' $FIX/prof.eventlog >$T/latin1-prof.eventlog
+LSS=$T/latin1.speedscope.json
+$EVTOP --batch --folded $T/latin1.folded --speedscope $LSS $T/latin1-prof.eventlog >/dev/null
+ok "latin-1: folded names it with \\xNN" \
+    has_line $T/latin1.folded 'Main.CAF;Main.main;Main.sortB\xefg 46'
+jq -r '.shared.frames[].name' $LSS >$T/latin1.names
+ok "latin-1: speedscope names it with \\xNN, in valid UTF-8" eval \
+    "has_line $T/latin1.names 'Main.sortB\xefg' && iconv -f UTF-8 -t UTF-8 $LSS >/dev/null"
 
 SSPKG=$NPM_DIR/node_modules/speedscope
 if [ ! -f $SSPKG/dist/release/file-format-schema.json ] && command -v npm >/dev/null 2>&1; then
@@ -141,6 +191,8 @@ elif [ ! -f $SSPKG/dist/release/file-format-schema.json ]; then
 else
 	ok "speedscope: valid against speedscope's published schema" \
 	    node tests/export/ssvalidate.mjs $SSPKG/dist/release/file-format-schema.json $SS
+	ok "speedscope with Latin-1 names: valid against the schema" \
+	    node tests/export/ssvalidate.mjs $SSPKG/dist/release/file-format-schema.json $LSS
 	# The validator can fail: a frame index out of range, a bad unit.
 	jq '.profiles[0].samples[0][0] = 999' $SS >$T/bad1.json
 	jq '.profiles[0].unit = "ticks"' $SS >$T/bad2.json
@@ -179,6 +231,8 @@ else
 	    "$(ss_load $SS prof)" "prof - speedscope"
 	ok "speedscope refuses a broken file (the check can fail)" eq \
 	    "$(ss_load $T/bad1.json bad)" "refused"
+	ok "speedscope loads the file with Latin-1 names" eq \
+	    "$(ss_load $LSS latin1)" "prof - speedscope"
 fi
 
 # ---------------------------------------------------------------------
@@ -247,6 +301,18 @@ if [ -n "$HP2PS" ]; then
 	(cd $T && $HP2PS bad.hp) >/dev/null 2>&1
 	ok "hp2ps refuses a broken .hp (the check can fail)" [ $? -ne 0 ]
 fi
+# Two type names apart only in their Latin-1 bytes (MVar and MVAR made
+# so): two bands, where both were "MV" U+FFFD U+FFFD, one band to hp2ps.
+perl -0777 -pe 's/(?<!\.)MVar\x00/MV\xe9\xe9\x00/g; s/(?<!\.)MVAR\x00/MV\xe8\xe8\x00/g' \
+    $FIX/heap-hy.eventlog >$T/latin1-hy.eventlog
+$EVTOP --batch --hp $T/latin1.hp $T/latin1-hy.eventlog >/dev/null 2>&1
+ok "latin-1 .hp: two type names alike but for those bytes, two bands" eval \
+    "[ \$(grep -cF 'MV\xe9\xe9	' $T/latin1.hp) = 19 ] && [ \$(grep -cF 'MV\xe8\xe8	' $T/latin1.hp) = 19 ]"
+if [ -n "$HP2PS" ]; then
+	(cd $T && $HP2PS latin1.hp) >$T/hp2ps-l1.err 2>&1
+	ok "latin-1 .hp: hp2ps draws it" eval \
+	    "[ ! -s $T/hp2ps-l1.err ] && head -c 4 $T/latin1.ps | grep -q '%!PS'"
+fi
 
 # ---------------------------------------------------------------------
 # The key in the TUI (tmux): E writes the window on screen into
@@ -277,7 +343,7 @@ else
 		echo "# timed out waiting for $2 files $1:" $(ls $1 2>/dev/null)
 		return 1
 	}
-	mkdir -p $T/out $T/out2
+	mkdir -p $T/out $T/out2 $T/out3 $T/gone
 	$TM new-session -d -s prof -x 120 -y 30 \
 	    "LANG=C.UTF-8 $EVTOP --speed 0 --export-dir $T/out $FIX/prof.eventlog"
 	ok "tui: the replay ends" wait_screen prof " done"
@@ -309,18 +375,40 @@ else
 	    "$(grep -c '^BEGIN_SAMPLE' "$hp" 2>/dev/null)" "$(jq .heap.censuses $T/heap-hc.json)"
 	$TM send-keys -t heap q
 
+	# No census for --hp: said in the TUI too, on stderr once the
+	# terminal is back (it was said only with --batch).
 	$TM new-session -d -s none -x 120 -y 30 \
-	    "LANG=C.UTF-8 $EVTOP --speed 0 --export-dir $T/out3 $FIX/gc.eventlog"
+	    "LANG=C.UTF-8 $EVTOP --speed 0 --hp $T/tui.hp --export-dir $T/out3 $FIX/gc.eventlog 2>$T/tui.err; echo rc=\$? >$T/tui.rc"
 	ok "tui gc: the replay ends" wait_screen none " done"
 	$TM send-keys -t none E
 	ok "tui gc: nothing to export, and why" wait_screen none "export: nothing to write"
 	$TM send-keys -t none q
+	ok "tui gc: evtop exits" wait_for $T/tui.rc 'rc=0' 20
+	ok "tui gc: --hp with no census: said on stderr at the end" \
+	    grep -q "$T/tui.hp: no heap census came" $T/tui.err
+	# Two programs through a FIFO in the TUI: the header says where the
+	# first one's went, and stderr again once the terminal is back.
+	mkfifo $T/el3
+	$TM new-session -d -s two -x 200 -y 30 \
+	    "LANG=C.UTF-8 $EVTOP --folded $T/tui2.folded --fifo $T/el3 2>$T/tui2.err; echo rc=\$? >$T/tui2.rc"
+	cat $FIX/prof.eventlog >$T/el3
+	cat $FIX/ghc96-prof.eventlog >$T/el3
+	ok "tui, two programs: the header says the first's was written" \
+	    wait_screen two "exported program 1 (another began): $T/tui2.1.folded"
+	ok "tui, two programs: tui2.1.folded is the first's" \
+	    cmp $T/tui2.1.folded $T/prof.folded
+	$TM send-keys -t two q
+	ok "tui, two programs: evtop exits" wait_for $T/tui2.rc 'rc=0' 20
+	ok "tui, two programs: said on stderr at the end" \
+	    grep -q "exported program 1 (another began): $T/tui2.1.folded" $T/tui2.err
+	# A directory gone after the start-up check: E says why.
 	$TM new-session -d -s nodir -x 160 -y 30 \
-	    "LANG=C.UTF-8 $EVTOP --speed 0 --export-dir $T/missing $FIX/prof.eventlog"
+	    "LANG=C.UTF-8 $EVTOP --speed 0 --export-dir $T/gone $FIX/prof.eventlog"
 	ok "tui: the replay ends" wait_screen nodir " done"
+	rmdir $T/gone
 	$TM send-keys -t nodir E
 	ok "tui: a directory that is not there: export failed, and why" \
-	    wait_screen nodir "export failed: $T/missing/prof-"
+	    wait_screen nodir "export failed: $T/gone/prof-"
 	$TM send-keys -t nodir q
 fi
 

@@ -3,11 +3,14 @@
 // implemented and any other makes the check fail, so that a new schema
 // cannot pass unread.  Then what the schema cannot say and speedscope's
 // importer relies on: frame indices in range, one weight per sample.
+// The file must be UTF-8: invalid bytes fail (JSON is UTF-8; read
+// leniently they would pass as U+FFFD).
 import fs from 'node:fs'
 
 const [schemaPath, filePath] = process.argv.slice(2)
 const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8'))
-const doc = JSON.parse(fs.readFileSync(filePath, 'utf8'))
+const doc = JSON.parse(new TextDecoder('utf-8', { fatal: true })
+  .decode(fs.readFileSync(filePath)))
 const errors = []
 const known = new Set(['$schema', '$ref', 'definitions', 'type', 'properties',
   'required', 'items', 'anyOf', 'const', 'enum', 'title', 'description'])

@@ -3,7 +3,8 @@
  * hand-made events: the census history's bounds (censuses, band entries,
  * a census never half kept), bands evicted from the table, the samples by
  * capability and their bound, the window of the export key, and a file
- * that cannot be written.
+ * that cannot be written; each program of a stream exported (app.1.hp),
+ * -hi bands described alike and names with Latin-1 bytes kept apart.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -586,6 +587,267 @@ t_same_names(void)
 	model_free(m);
 }
 
+
+static void
+pid(struct model *m, uint64_t t, uint32_t p)
+{
+	struct proto_ev	ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.u.pid.pid = p;
+	apply(m, PROTO_OSPROCESS_PID, t, &ev);
+}
+
+/* A model's state kept, and model_restore()'s fill for it. */
+struct saved {
+	void	*b;
+	size_t	 n;
+};
+
+static int
+state_fill(void *arg, void *dst, size_t n)
+{
+	struct saved	*sv = arg;
+
+	if (n != sv->n)
+		return -1;
+	memcpy(dst, sv->b, n);
+	return 0;
+}
+
+/* Lines of a file, whole. */
+static int
+file_lines(const char *path)
+{
+	return file_count(path, "", NULL);
+}
+
+/*
+ * Another program in the stream (a FIFO's next writer, another pid): the
+ * one that ended is written when the next begins, beside each path with
+ * its number, NAME.1.EXT; the last goes to the path.  Once only, though
+ * a correction meets the change again; "-" keeps only the last, said.
+ */
+static void
+t_programs(void)
+{
+	struct model		*m = model_new();
+	struct evtop_opts	 o;
+	struct export_progs	 xp;
+	static const uint32_t	 a[] = { 2, 1 }, b[] = { 3 };
+	char			 fo[256], hp[256], p1[256], msg[160] = "";
+	struct saved		 saved;
+	const void		*st;
+	size_t			 len;
+	int			 i;
+
+	model_set_reorder(m, 0, 0);
+	memset(&o, 0, sizeof o);
+	snprintf(fo, sizeof fo, "%s/run.folded", tmpdir);
+	snprintf(hp, sizeof hp, "%s/run", tmpdir);	/* no extension */
+	o.folded = fo;
+	o.hp = hp;
+	memset(&xp, 0, sizeof xp);
+	xp.o = &o;
+	xp.msg = msg;
+	xp.len = sizeof msg;
+	model_on_program(m, export_program, &xp);
+	model_header(m, NULL);
+	pid(m, 0, 100);
+	for (i = 0; i < 3; i++)
+		sample(m, (uint64_t)(i + 1) * MS, 0, a, 2);
+	census_begin(m, 5 * MS);
+	band(m, 5 * MS + 1, "first", 40);
+	census_end(m, 5 * MS + 2);
+	/* Kept, to come back to (as a correction does). */
+	st = model_state(m, &len);
+	if ((saved.b = malloc(len)) == NULL)
+		abort();
+	memcpy(saved.b, st, len);
+	saved.n = len;
+	/* The next program: a new session, another pid. */
+	model_header(m, NULL);
+	pid(m, 0, 200);
+	EQ(m->prog.resets, 1);
+	for (i = 0; i < 2; i++)
+		sample(m, (uint64_t)(i + 1) * MS, 0, b, 1);
+	EQ(export_end(m, &o), 0);
+	snprintf(p1, sizeof p1, "%s/run.1.folded", tmpdir);
+	CHECK(file_has(p1, "#1;#2 3\n") && file_lines(p1) == 1,
+	    "program 1's samples in run.1.folded");
+	CHECK(file_has(fo, "#3 2\n") && file_lines(fo) == 1,
+	    "program 2's in run.folded");
+	snprintf(p1, sizeof p1, "%s/run.1", tmpdir);
+	EQ(file_count(p1, "first\t40", NULL), 1);
+	EQ(file_count(hp, "BEGIN_SAMPLE", NULL), 2);	/* none: empty */
+	EQ(file_count(hp, "first", NULL), 0);
+	CHECK(strncmp(msg, "exported program 1 ", 19) == 0, "%s", msg);
+	CHECK(strstr(xp.said, "run.1: no heap census") == NULL &&
+	    strstr(xp.said, "run.1.folded") != NULL, "%s", xp.said);
+	EQ(xp.done, 1);
+	EQ(xp.failed, 0);
+	/* Met again (a correction going back over it): not written again. */
+	unlink(p1);
+	EQ(model_restore(m, saved.n, state_fill, &saved), 0);
+	free(saved.b);
+	EQ(m->prog.resets, 0);
+	model_header(m, NULL);
+	pid(m, 0, 200);
+	EQ(m->prog.resets, 1);
+	CHECK(access(p1, F_OK) != 0, "written once");
+	/* The third program: standard output keeps only the last. */
+	o.folded = "-";
+	model_header(m, NULL);
+	pid(m, 0, 300);
+	EQ(xp.done, 2);
+	CHECK(strstr(xp.said, "--folded -: program 2's profile not kept") !=
+	    NULL, "%s", xp.said);
+	snprintf(p1, sizeof p1, "%s/run.2", tmpdir);
+	EQ(file_count(p1, "BEGIN_SAMPLE", NULL), 2);
+	CHECK(strstr(xp.said, "run.2: no heap census") != NULL, "%s",
+	    xp.said);
+	model_free(m);
+}
+
+static void
+ipe_def(struct model *m, uint64_t info, const char *table, const char *type)
+{
+	struct proto_ev	ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.u.ipe.info = info;
+	ev.u.ipe.table_name.p = table;
+	ev.u.ipe.table_name.len = (uint32_t)strlen(table);
+	ev.u.ipe.closure_desc.p = "1";
+	ev.u.ipe.closure_desc.len = 1;
+	ev.u.ipe.ty_desc.p = type;
+	ev.u.ipe.ty_desc.len = (uint32_t)strlen(type);
+	ev.u.ipe.module.p = "Main";
+	ev.u.ipe.module.len = 4;
+	ev.u.ipe.srcloc.p = "Ipe.hs:3:1-9";
+	ev.u.ipe.srcloc.len = 12;
+	ev.payload = (const uint8_t *)table;	/* the definition's hash */
+	ev.len = (uint32_t)strlen(table);
+	apply(m, PROTO_IPE, 0, &ev);
+}
+
+/* Distinct band names in an .hp (header lines aside). */
+static int
+hp_names(const char *path)
+{
+	char	cmd[512], line[64];
+	FILE	*p;
+
+	snprintf(cmd, sizeof cmd, "grep '\t' %s | cut -f1 | sort -u | wc -l",
+	    path);
+	if ((p = popen(cmd, "r")) == NULL ||
+	    fgets(line, sizeof line, p) == NULL)
+		line[0] = '\0';
+	if (p != NULL)
+		pclose(p);
+	return atoi(line);
+}
+
+/*
+ * -hi: two info tables described alike (the same table name, type and
+ * place) are two bands, named apart by their serial as cut -hc names
+ * are; one described alike by no other keeps its plain title.
+ */
+static void
+t_ipe_alike(void)
+{
+	struct model		*m = model_new();
+	struct evtop_opts	 o;
+	struct model_band_row	 rows[8];
+	char			 path[256], t0[256], t1[256];
+	int			 n, r;
+
+	model_set_reorder(m, 0, 0);
+	ipe_def(m, 0x1000, "Rec_con_info", "Rec");
+	ipe_def(m, 0x2000, "Rec_con_info", "Rec");
+	ipe_def(m, 0x3000, "Other_con_info", "Other");
+	census_begin(m, SEC);
+	band(m, SEC + 1, "0x1000", 10);
+	band(m, SEC + 2, "0x2000", 20);
+	band(m, SEC + 3, "0x3000", 30);
+	census_end(m, SEC + 4);
+	memset(&o, 0, sizeof o);
+	snprintf(path, sizeof path, "%s/hi.hp", tmpdir);
+	o.hp = path;
+	EQ(export_end(m, &o), 0);
+	EQ(hp_names(path), 3);
+	CHECK(file_has(path, "Other_con_info_(Other)_Ipe.hs:3:1-9\t30"),
+	    "a title alike to no other is plain");
+	CHECK(file_has(path, ")Rec_con_info_(Rec)_Ipe.hs:3:1-9\t10") &&
+	    file_has(path, ")Rec_con_info_(Rec)_Ipe.hs:3:1-9\t20"),
+	    "the two alike have a serial in front");
+	/* The panes and JSON name them so too. */
+	n = model_top_bands(m, rows, 8);
+	EQ(n, 3);
+	if (n == 3) {
+		model_band_title(m, rows[1].band, t0, sizeof t0);
+		model_band_title(m, rows[2].band, t1, sizeof t1);
+		CHECK(strcmp(t0, t1) != 0 && t0[0] == '(', "%s / %s", t0, t1);
+	}
+	/* One of them defined anew, apart: both plain again. */
+	ipe_def(m, 0x2000, "Rec2_con_info", "Rec");
+	EQ(export_end(m, &o), 0);
+	EQ(file_count(path, "Rec_con_info_(Rec)_Ipe.hs:3:1-9\t10", NULL), 1);
+	EQ(file_count(path, "Rec2_con_info_(Rec)_Ipe.hs:3:1-9\t20", NULL), 1);
+	if ((r = hp2ps_draws("hi.hp")) < 0)
+		printf("# SKIPPED: hp2ps is missing\n");
+	else
+		CHECK(r == 1, "hp2ps draws hi.hp");
+	model_free(m);
+}
+
+/*
+ * Names with Latin-1 bytes (not UTF-8): each invalid byte as \xNN, so
+ * that "caf\xe9" and "caf\xe8" are two bands, two frames, where both were
+ * "caf" U+FFFD; a backslash that would read as an escape is doubled.
+ */
+static void
+t_latin1(void)
+{
+	struct model		*m = model_new();
+	struct evtop_opts	 o;
+	static const uint32_t	 s1[] = { 1 }, s2[] = { 2 }, s3[] = { 3 };
+	char			 hp[256], fo[256], ss[256];
+
+	model_set_reorder(m, 0, 0);
+	cc_def(m, 1, "f\xe9", "M\xfc", "P.hs:1:1-3");
+	cc_def(m, 2, "f\xe8", "M\xfc", "P.hs:1:1-3");
+	cc_def(m, 3, "f\\xe8", "M\xfc", "P.hs:1:1-3");
+	sample(m, MS, 0, s1, 1);
+	sample(m, 2 * MS, 0, s2, 1);
+	sample(m, 3 * MS, 0, s2, 1);
+	sample(m, 4 * MS, 0, s3, 1);
+	census_begin(m, SEC);
+	band(m, SEC + 1, "T\xe9", 10);
+	band(m, SEC + 2, "T\xe8", 20);
+	census_end(m, SEC + 3);
+	memset(&o, 0, sizeof o);
+	snprintf(hp, sizeof hp, "%s/l1.hp", tmpdir);
+	snprintf(fo, sizeof fo, "%s/l1.folded", tmpdir);
+	snprintf(ss, sizeof ss, "%s/l1.speedscope.json", tmpdir);
+	o.hp = hp;
+	o.folded = fo;
+	o.speedscope = ss;
+	EQ(export_end(m, &o), 0);
+	EQ(hp_names(hp), 2);
+	CHECK(file_has(hp, "T\\xe9\t10") && file_has(hp, "T\\xe8\t20"),
+	    "bands as \\xNN");
+	EQ(file_lines(fo), 3);
+	CHECK(file_has(fo, "M\\xfc.f\\xe9 1\n") &&
+	    file_has(fo, "M\\xfc.f\\xe8 2\n") &&
+	    file_has(fo, "M\\xfc.f\\\\xe8 1\n"), "frames as \\xNN");
+	CHECK(file_has(ss, "\"M\\\\xfc.f\\\\xe9\"") &&
+	    file_has(ss, "\"M\\\\xfc.f\\\\\\\\xe8\""), "JSON: escaped, ASCII");
+	CHECK(!file_has(ss, "\xef\xbf\xbd") && !file_has(fo, "\xef\xbf\xbd"),
+	    "no U+FFFD");
+	model_free(m);
+}
+
 int
 main(void)
 {
@@ -603,6 +865,9 @@ main(void)
 	t_long_bands();
 	t_no_census();
 	t_same_names();
+	t_programs();
+	t_ipe_alike();
+	t_latin1();
 	snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp >/dev/null", tmpdir);
 	CHECK(system(cmd) != 0, "no temporary file left in %s", tmpdir);
 	/* T_EXPORT_KEEP=1: the files stay, to be looked at. */

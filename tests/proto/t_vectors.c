@@ -573,6 +573,30 @@ t_text(void)
 	n = proto_sanitize("x\x1b[2J\x9b\xc2\x9by", 9, out, sizeof out);
 	out[n] = '\0';
 	CHECK(strcmp(out, "x.[2J\xef\xbf\xbd.y") == 0, "sanitize: %s", out);
+
+	/* Names: an invalid byte as \xNN, and never two inputs alike. */
+	{
+		static const char *const in[] = {
+			"caf\xe9", "caf\xe8", "caf\\xe9", "caf\\\xe9",
+			"caf\\\\xe9", "caf\xef\xbf\xbd", "\\", "a\\b",
+		};
+		static const char *const want[] = {
+			"caf\\xe9", "caf\\xe8", "caf\\\\xe9",
+			"caf\\\\\\xe9", "caf\\\\\\\\xe9",
+			"caf\xef\xbf\xbd", "\\", "a\\b",
+		};
+		size_t	i;
+
+		for (i = 0; i < sizeof in / sizeof in[0]; i++) {
+			n = proto_sanitize_name(in[i], strlen(in[i]), out,
+			    sizeof out - 1);
+			out[n] = '\0';
+			CHECK(strcmp(out, want[i]) == 0, "name %zu: %s", i, out);
+		}
+		/* An escape is whole or not there. */
+		n = proto_sanitize_name("ab\xe9", 3, out, 4);
+		CHECK(n == 2, "cut before an escape: %zu", n);
+	}
 }
 
 int
