@@ -101,14 +101,19 @@ header_source(struct lines *l, int y, int x, int w, const struct model *m,
 {
 	char		 a[FMT_MAX], b[FMT_MAX];
 	const char	*what;
-	int		 attr, n = 0, k = st->kind, end = x + w;
+	int		 attr, n = 0, k = st->kind, end = x + w, keep = 10;
 
 	if (k < 0 || k > EVTOP_SRC_TCP)
 		k = EVTOP_SRC_FILE;
+	/* Why a file stops short matters more than its whole path. */
+	if (k == EVTOP_SRC_FILE && st->file_err)
+		keep += 3 + lines_width(st->conn_msg, strlen(st->conn_msg),
+		    l->ascii);
 	n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n, "%s ",
 	    header_src[k]);
 	n += lines_put(l, y, x + n, LINES_ACCENT, st->source != NULL ?
-	    st->source : "?", end - x - n - 10 > 8 ? end - x - n - 10 : 8);
+	    st->source : "?", end - x - n - keep > 8 ? end - x - n - keep :
+	    8);
 	switch (st->conn) {
 	case EVTOP_CONN_WAITING:
 		what = "waiting";
@@ -277,11 +282,23 @@ header_times(struct lines *l, int y, int x, int w, const struct model *m,
 		lines_put(l, y, x + n, tagattr, tag, end - x - n);
 }
 
+/* The columns row y uses from x on: up to its last one not blank. */
+static int
+header_used(const struct lines *l, int y, int x)
+{
+	int	e = l->width;
+
+	while (e > x && l->cell[(size_t)y * (size_t)l->width + (size_t)(e -
+	    1)].ch == ' ')
+		e--;
+	return e - x;
+}
+
 void
 header_render(struct lines *l, const struct model *m,
     const struct evtop_status *st, int paused)
 {
-	int	w = l->width, n;
+	int	w = l->width, n, sw;
 
 	header_prog(l, 0, 0, w, m, paused);
 	if (l->height >= 3) {
@@ -289,8 +306,17 @@ header_render(struct lines *l, const struct model *m,
 		header_times(l, 2, 0, w, m, st);
 		return;
 	}
-	/* Wide: source and times share the second row. */
-	n = header_source(l, 1, 0, w / 2, m, st);
+	/*
+	 * Wide: source and times share the second row, half each, but the
+	 * source (a damaged file's reason, a long path) takes what the
+	 * times leave: measured by drawing them there first.
+	 */
+	header_times(l, 1, 0, w, m, st);
+	sw = w - header_used(l, 1, 0) - 2;
+	if (sw < w / 2)
+		sw = w / 2;
+	lines_fill(l, 1, 0, w, LINES_NORMAL, ' ');
+	n = header_source(l, 1, 0, sw, m, st);
 	if (n < w / 2)
 		n = w / 2;
 	header_times(l, 1, n + 2, w - n - 2, m, st);

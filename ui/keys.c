@@ -81,6 +81,10 @@ static const struct keys_binding keys_bindings[] = {
 	{ KEYS_CHAR, 'L', 0, KEYS_TL_LONG_PREV },
 };
 
+/* The panes' group: its heading says what 1-9 do, its rows which pane
+ * (short: the help's narrowest column holds it). */
+#define KEYS_PANES	"Panes (1-9 zoom)"
+
 /*
  * What each action is called, in help order.  An action whose help is
  * NULL is described by the row before it (Up and Down share a row).
@@ -101,29 +105,29 @@ static const struct keys_info keys_infos[] = {
 	{ KEYS_SUSPEND, "General", "^Z", "suspend (fg to come back)", NULL,
 	    NULL, KEYS_ANY, 0 },
 
-	{ KEYS_OVERVIEW, "Panes", "0 Esc", "overview of the panes", NULL,
-	    NULL, KEYS_ANY, 0 },
-	{ KEYS_ZOOM1, "Panes", "1", "Capabilities, full screen", "Zoom",
+	{ KEYS_OVERVIEW, KEYS_PANES, "0 Esc", "overview of the panes",
+	    NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_ZOOM1, KEYS_PANES, "1", "Capabilities", "Zoom",
 	    "1-9", KEYS_ANY, 0 },
-	{ KEYS_ZOOM2, "Panes", "2", "GC, full screen", NULL, NULL,
+	{ KEYS_ZOOM2, KEYS_PANES, "2", "GC", NULL, NULL,
 	    KEYS_ANY, 0 },
-	{ KEYS_ZOOM3, "Panes", "3", "Heap, full screen", NULL, NULL,
+	{ KEYS_ZOOM3, KEYS_PANES, "3", "Heap", NULL, NULL,
 	    KEYS_ANY, 0 },
-	{ KEYS_ZOOM4, "Panes", "4", "Nonmoving heap, full screen", NULL,
+	{ KEYS_ZOOM4, KEYS_PANES, "4", "Nonmoving heap", NULL,
 	    NULL, KEYS_ANY, 0 },
-	{ KEYS_ZOOM5, "Panes", "5", "Cost centres, full screen", NULL, NULL,
+	{ KEYS_ZOOM5, KEYS_PANES, "5", "Cost centres", NULL, NULL,
 	    KEYS_ANY, 0 },
-	{ KEYS_ZOOM6, "Panes", "6", "Threads, full screen", NULL, NULL,
+	{ KEYS_ZOOM6, KEYS_PANES, "6", "Threads", NULL, NULL,
 	    KEYS_ANY, 0 },
-	{ KEYS_ZOOM7, "Panes", "7", "Messages, full screen", NULL, NULL,
+	{ KEYS_ZOOM7, KEYS_PANES, "7", "Messages", NULL, NULL,
 	    KEYS_ANY, 0 },
-	{ KEYS_ZOOM8, "Panes", "8", "Timeline of the whole run, full screen",
-	    NULL, NULL, KEYS_ANY, 0 },
-	{ KEYS_ZOOM9, "Panes", "9", "Raw events at the cursor, full screen",
-	    NULL, NULL, KEYS_ANY, 0 },
-	{ KEYS_FOCUS_NEXT, "Panes", "Tab S-Tab", "focus the next / previous "
-	    "pane", "Focus", "Tab", KEYS_ANY, 0 },
-	{ KEYS_FOCUS_PREV, "Panes", NULL, NULL, NULL, NULL, KEYS_ANY, 0 },
+	{ KEYS_ZOOM8, KEYS_PANES, "8", "Timeline of the whole run", NULL,
+	    NULL, KEYS_ANY, 0 },
+	{ KEYS_ZOOM9, KEYS_PANES, "9", "Raw events at the cursor", NULL,
+	    NULL, KEYS_ANY, 0 },
+	{ KEYS_FOCUS_NEXT, KEYS_PANES, "Tab S-Tab", "focus the next / "
+	    "previous pane", "Focus", "Tab", KEYS_ANY, 0 },
+	{ KEYS_FOCUS_PREV, KEYS_PANES, NULL, NULL, NULL, NULL, KEYS_ANY, 0 },
 
 	{ KEYS_FILTER, "Focused pane", "/ F3 F4", "filter rows (9: search)", "Filter", "/", KEYS_ANY,
 	    0 },
@@ -273,75 +277,154 @@ keys_binding_at(size_t i)
 }
 
 /*
- * The help text: groups of "keys  what they do", in one or two columns.
- * Rows before scroll are skipped; returns the rows the help needs.
+ * The help, row by row: a group's heading (a blank row before each but the
+ * first), then its entries, what each does wrapped at tw columns so that
+ * none is cut (the table's text is ASCII: a byte a column).  Stacked (a
+ * narrow screen), an entry's keys have a row of their own above.
+ */
+struct keys_hrow {
+	const char		*group;	/* a heading, "" a blank row; or NULL */
+	const struct keys_info	*ki;	/* else an entry's row */
+	int			 first;	/* its first row: the keys too */
+	const char		*text;	/* what it does, on this row */
+	size_t			 len;
+};
+struct keys_hit {
+	size_t		 i;		/* keys_infos[i] is next */
+	size_t		 off;		/* in its help; 0: not begun */
+	const char	*group;		/* the last heading */
+	int		 blank;		/* the blank row before it is out */
+	int		 stacked;	/* keys above what they do */
+	int		 keyed;		/* the keys' own row is out */
+};
+
+static int
+keys_help_next(struct keys_hit *it, size_t tw, struct keys_hrow *r)
+{
+	const struct keys_info	*ki;
+	const char		*s;
+	size_t			 cut, next;
+
+	while (it->off == 0 && it->i < KEYS_NINFOS &&
+	    keys_infos[it->i].help == NULL)
+		it->i++;
+	if (it->i >= KEYS_NINFOS)
+		return 0;
+	ki = &keys_infos[it->i];
+	memset(r, 0, sizeof *r);
+	if (it->off == 0 && (it->group == NULL ||
+	    strcmp(it->group, ki->group) != 0)) {
+		if (it->group != NULL && !it->blank) {
+			it->blank = 1;
+			r->group = "";
+			return 1;
+		}
+		it->blank = 0;
+		r->group = it->group = ki->group;
+		return 1;
+	}
+	r->ki = ki;
+	if (it->stacked && it->off == 0 && !it->keyed) {
+		it->keyed = r->first = 1;
+		r->text = "";
+		return 1;
+	}
+	it->keyed = 0;
+	r->first = it->off == 0 && !it->stacked;
+	r->text = s = ki->help + it->off;
+	if (strlen(s) <= tw) {
+		r->len = strlen(s);
+		it->off = 0;
+		it->i++;
+		return 1;
+	}
+	/* At the last space that leaves the row's words whole; a word
+	 * longer than the row is broken. */
+	for (cut = tw; cut > 0 && s[cut] != ' '; cut--)
+		;
+	if (cut == 0)
+		cut = tw;
+	for (next = cut; s[next] == ' '; next++)
+		;
+	while (cut > 0 && s[cut - 1] == ' ')
+		cut--;
+	r->len = cut;
+	it->off += next;
+	if (s[next] == '\0') {
+		it->off = 0;
+		it->i++;
+	}
+	return 1;
+}
+
+/*
+ * The help text: groups of "keys  what they do", in two columns from 76
+ * wide, else one.  Rows before scroll are skipped; returns the rows the
+ * help needs.
  */
 int
 keys_help_render(struct lines *l, int y0, int scroll)
 {
-	const struct keys_info	*ki;
-	const char		*group = NULL;
-	int			 rows = 0, ncol, colw, percol, r, c, k, split;
-	int			 keyw = 9;
+	struct keys_hit		 it;
+	struct keys_hrow	 r;
+	int			 ncol = l->width >= 76 ? 2 : 1, colw, keyw = 0;
+	int			 tw, tx, rows, split, percol, k, c, y, x;
+	int			 stacked;
 	size_t			 i;
-	struct {
-		const char	*group;
-		const struct keys_info *ki;
-	}			 row[2 * KEYS_NINFOS];
 
 	for (i = 0; i < KEYS_NINFOS; i++) {
-		ki = &keys_infos[i];
-		if (ki->help == NULL)
-			continue;
-		if (group == NULL || strcmp(group, ki->group) != 0) {
-			if (group != NULL) {
-				row[rows].group = "";
-				row[rows++].ki = NULL;
-			}
-			group = ki->group;
-			row[rows].group = group;
-			row[rows++].ki = NULL;
-		}
-		row[rows].group = NULL;
-		row[rows++].ki = ki;
-	}
-	ncol = l->width >= 76 ? 2 : 1;
-	split = rows;
-	percol = rows;
-	if (ncol == 2) {
-		/*
-		 * The second column starts at the group heading that makes
-		 * the longer column shortest (the blank row before it is
-		 * dropped).
-		 */
-		for (r = 1; r < rows; r++) {
-			if (row[r].ki != NULL || row[r].group[0] == '\0')
-				continue;
-			k = r - 1 > rows - r ? r - 1 : rows - r;
-			if (k < percol) {
-				percol = k;
-				split = r;
-			}
-		}
+		if (keys_infos[i].help != NULL &&
+		    (int)strlen(keys_infos[i].keys) > keyw)
+			keyw = (int)strlen(keys_infos[i].keys);
 	}
 	colw = l->width / ncol;
-	for (c = 0; c < ncol; c++) {
-		for (r = 0; r < percol; r++) {
-			i = (size_t)(c == 0 ? r : split + r);
-			if ((c == 0 && (int)i >= split - (ncol == 2)) ||
-			    (int)i >= rows || r - scroll < 0 ||
-			    y0 + r - scroll >= l->height)
-				continue;
-			if (row[i].ki == NULL) {
-				lines_put(l, y0 + r - scroll, c * colw + 1,
-				    LINES_ACCENT,
-				    row[i].group, colw - 2);
-				continue;
-			}
-			lines_put(l, y0 + r - scroll, c * colw + 2, LINES_KEY,
-			    row[i].ki->keys, keyw);
-			lines_put(l, y0 + r - scroll, c * colw + 3 + keyw,
-			    LINES_NORMAL, row[i].ki->help, colw - keyw - 4);
+	tx = 3 + keyw;
+	tw = colw - keyw - 4;
+	/* Too narrow for words beside the keys: below them. */
+	if ((stacked = tw < 16)) {
+		tx = 4;
+		tw = colw - 5;
+	}
+	if (tw < 1)
+		tw = 1;
+	/*
+	 * Two columns: the second starts at the group heading that makes
+	 * the longer column shortest (the blank row before it is dropped).
+	 */
+	memset(&it, 0, sizeof it);
+	it.stacked = stacked;
+	for (rows = 0; keys_help_next(&it, (size_t)tw, &r); rows++)
+		;
+	split = percol = rows;
+	memset(&it, 0, sizeof it);
+	it.stacked = stacked;
+	for (k = 0; ncol == 2 && keys_help_next(&it, (size_t)tw, &r); k++) {
+		if (k == 0 || r.group == NULL || r.group[0] == '\0')
+			continue;
+		if ((k - 1 > rows - k ? k - 1 : rows - k) < percol) {
+			percol = k - 1 > rows - k ? k - 1 : rows - k;
+			split = k;
+		}
+	}
+	memset(&it, 0, sizeof it);
+	it.stacked = stacked;
+	for (k = 0; keys_help_next(&it, (size_t)tw, &r); k++) {
+		c = k >= split;
+		if (!c && split < rows && k == split - 1)
+			continue;	/* the blank row before column 2 */
+		y = y0 + (c ? k - split : k) - scroll;
+		if (y < y0 || y >= l->height)
+			continue;
+		x = c * colw;
+		if (r.group != NULL)
+			lines_put(l, y, x + 1, LINES_ACCENT, r.group,
+			    colw - 2);
+		else {
+			if (r.first)
+				lines_put(l, y, x + 2, LINES_KEY, r.ki->keys,
+				    colw - 3);
+			lines_putn(l, y, x + tx, LINES_NORMAL, r.text, r.len,
+			    tw);
 		}
 	}
 	return percol;

@@ -38,6 +38,7 @@ struct ui {
 	int		 pending;	/* termkey holds a partial key */
 	uint64_t	 pending_at;	/* since when, monotonic ms */
 	int		 suspended;
+	char		 clear[64];	/* no alternate screen: clear at exit */
 	attr_t		 attr[LINES_NATTR];
 	short		 pair[LINES_NATTR];
 };
@@ -55,20 +56,38 @@ static struct {
 	size_t		 len;
 } ui_emerg;
 
+/*
+ * A terminfo string as bytes to write, its padding ($<50>, a delay for
+ * tputs) left out; 0 if the terminal has none or it does not fit.
+ */
+static size_t
+ui_cap(const char *cap, char *buf, size_t size)
+{
+	const char	*s = tigetstr(cap), *e;
+	size_t		 n = 0;
+
+	if (s == NULL || s == (char *)-1)
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (s[0] == '$' && s[1] == '<' &&
+		    (e = strchr(s, '>')) != NULL) {
+			s = e;
+			continue;
+		}
+		if (n + 1 >= size)
+			return 0;
+		buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
 /* Append a terminfo string to the emergency sequence. */
 static void
 ui_emerg_add(const char *cap)
 {
-	char	*s = tigetstr(cap);
-	size_t	 n;
-
-	if (s == NULL || s == (char *)-1)
-		return;
-	n = strlen(s);
-	if (ui_emerg.len + n > sizeof ui_emerg.seq)
-		return;
-	memcpy(ui_emerg.seq + ui_emerg.len, s, n);
-	ui_emerg.len += n;
+	ui_emerg.len += ui_cap(cap, ui_emerg.seq + ui_emerg.len,
+	    sizeof ui_emerg.seq - ui_emerg.len);
 }
 
 /* Colour pairs and attributes of each lines_attr. */
@@ -138,7 +157,7 @@ struct ui *
 ui_new(const struct evtop_opts *opts, char **cause)
 {
 	struct ui	*ui;
-	const char	*nc;
+	const char	*nc, *alt;
 	int		 flags;
 
 	if ((ui = calloc(1, sizeof *ui)) == NULL) {
@@ -200,11 +219,20 @@ ui_new(const struct evtop_opts *opts, char **cause)
 	 */
 	endwin();
 	refresh();
+	/*
+	 * Without an alternate screen (TERM=linux, vt100) the last frame
+	 * would stay under the shell's prompt: cleared at exit instead.
+	 */
+	alt = tigetstr("smcup");
+	if (alt == NULL || alt == (char *)-1 || *alt == '\0')
+		ui_cap("clear", ui->clear, sizeof ui->clear);
 	ui_emerg.fd = ui->out_fd;
 	ui_emerg.len = 0;
 	ui_emerg_add("rmcup");
 	ui_emerg_add("cnorm");
 	ui_emerg_add("sgr0");
+	if (ui->clear[0] != '\0')
+		ui_emerg_add("clear");	/* after sgr0: no colour left */
 	ui_emerg_add("rmkx");
 	ui_emerg.valid = 1;
 	cbreak();
@@ -253,6 +281,10 @@ ui_free(struct ui *ui)
 	if (ui->scr != NULL) {
 		if (!isendwin())
 			endwin();
+		if (ui->clear[0] != '\0' && ui->out != NULL) {
+			fputs(ui->clear, ui->out);
+			fflush(ui->out);
+		}
 		delscreen(ui->scr);
 	}
 	ui_emerg.valid = 0;

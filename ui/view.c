@@ -740,20 +740,45 @@ view_bottom(struct view *v, struct lines *s)
 	keys_bar_render(s, y, v->when);
 }
 
+/* The help, scrolled as the panes are; its title says how, and where. */
 static void
 view_help(struct view *v, struct lines *s)
 {
-	int	rows;
+	char	title[128];
+	int	page = s->height - 1, n;
 
-	lines_fill(s, 0, 0, s->width, LINES_TITLE_FOCUS, ' ');
-	lines_put(s, 0, 1, LINES_TITLE_FOCUS, "evtop keys: Up/Down to "
-	    "scroll, any other key returns", s->width - 1);
 	v->body.ascii = s->ascii;
 	v->body.mono = s->mono;
-	lines_reset(&v->body, s->width, s->height - 1);
-	rows = keys_help_render(&v->body, 0, v->help_scroll);
-	v->help_rows = rows;
-	v->help_page = s->height - 1;
+	lines_reset(&v->body, s->width, page);
+	/* Its rows, first: the screen may have grown since the last key. */
+	v->help_rows = keys_help_render(&v->body, 0, 0);
+	v->help_page = page;
+	n = v->help_rows - page;
+	if (v->help_scroll > n)
+		v->help_scroll = n;
+	if (v->help_scroll < 0)
+		v->help_scroll = 0;
+	if (v->help_scroll > 0) {
+		lines_reset(&v->body, s->width, page);
+		keys_help_render(&v->body, 0, v->help_scroll);
+	}
+	if (n <= 0)
+		snprintf(title, sizeof title, "evtop keys: any key returns");
+	else {
+		snprintf(title, sizeof title, "evtop keys  %d-%d of %d  Up "
+		    "Down PgUp PgDn Home End: scroll; other keys: back",
+		    v->help_scroll + 1, v->help_scroll + page, v->help_rows);
+		if ((int)strlen(title) > s->width - 1)
+			snprintf(title, sizeof title, "keys %d-%d/%d  Up Down "
+			    "PgUp PgDn: scroll", v->help_scroll + 1,
+			    v->help_scroll + page, v->help_rows);
+		if ((int)strlen(title) > s->width - 1)
+			snprintf(title, sizeof title, "%d-%d/%d: Up Down",
+			    v->help_scroll + 1, v->help_scroll + page,
+			    v->help_rows);
+	}
+	lines_fill(s, 0, 0, s->width, LINES_TITLE_FOCUS, ' ');
+	lines_put(s, 0, 1, LINES_TITLE_FOCUS, title, s->width - 1);
 	lines_blit(s, 1, 0, &v->body);
 }
 

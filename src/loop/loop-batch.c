@@ -57,7 +57,7 @@ loop_batch(const struct evtop_opts *opts)
 	struct pollfd	 pfd[LOOP_NFDS];
 	char		*cause = NULL;
 	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
-	int		 ended = 0;
+	int		 ended = 0, sigquit;
 	uint64_t	 now, period, next_out, drain_by = 0;
 
 	if (loop_init(&l, opts, &cause) != 0 ||
@@ -149,6 +149,7 @@ loop_batch(const struct evtop_opts *opts)
 	if (l.not_eventlog && l.model->totals.headers == 0)
 		rc = 1;		/* not an eventlog: said, figures of nothing */
 	loop_unsignals(sig, 0);
+	sigquit = l.quit_sig;
 	loop_free(&l);
-	return rc;
+	return loop_die(sigquit, rc);
 }

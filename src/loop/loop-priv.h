@@ -89,6 +89,7 @@ struct loop {
 	uint64_t	 rate_at, rate_events;
 
 	int		 quit;
+	int		 quit_sig;	/* SIGTERM, SIGHUP: die of it last */
 	int		 suspended;
 	int		 batch;		/* --batch: notes to stderr too */
 };
@@ -104,6 +105,7 @@ uint64_t loop_wall(void);
 void	loop_read_signals(struct loop *l, int fd);
 int	loop_signals(int fds[2], const struct loop_ui *ui, char **cause);
 void	loop_unsignals(int fds[2], int tui);
+int	loop_die(int sig, int rc);
 
 /* loop-status.c: what the header and --batch say of the source */
 void	loop_history_json(struct loop *l, char *buf, size_t size);

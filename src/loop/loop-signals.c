@@ -140,6 +140,28 @@ loop_unsignals(int fds[2], int tui)
 		close(fds[1]);
 }
 
+/*
+ * After a SIGTERM or SIGHUP has ended the loop and everything is written
+ * and put back: die of it, as scripts and systemd expect (a shell says
+ * 128 + sig).  Returns that status if the signal does not end us; rc
+ * when there was none.
+ */
+int
+loop_die(int sig, int rc)
+{
+	sigset_t	set;
+
+	if (sig == 0)
+		return rc;
+	fflush(NULL);		/* raise() leaves stdio's buffers unwritten */
+	loop_catch(sig, SIG_DFL, 0);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;
+}
+
 /* Stop for job control: the terminal back as it was, then stop. */
 static void
 loop_suspend(struct loop *l)
@@ -163,9 +185,15 @@ static void
 loop_signal(struct loop *l, int sig)
 {
 	switch (sig) {
-	case SIGINT:
 	case SIGTERM:
 	case SIGHUP:
+		/* Asked to go: done as on ^C, then said by dying of it. */
+		if (l->quit_sig == 0)
+			l->quit_sig = sig;
+		/* FALLTHROUGH */
+	case SIGINT:
+		/* ^C: the normal end of a session or a live run (0), as
+		 * ping's and tcpdump's. */
 		loop_log(l, "signal %d: quitting", sig);
 		l->quit = 1;
 		break;

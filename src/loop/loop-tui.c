@@ -17,6 +17,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	enum ui_action	 a;
 	char		*cause = NULL;
 	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
+	int		 sigquit;
 	uint64_t	 now;
 
 	if (loop_init(&l, opts, &cause) != 0) {
@@ -120,6 +121,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		fprintf(stderr, "evtop: %s\n", cause);
 		free(cause);
 	}
+	sigquit = l.quit_sig;
 	loop_free(&l);
-	return rc;
+	return loop_die(sigquit, rc);
 }

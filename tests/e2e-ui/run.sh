@@ -20,7 +20,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 0
 fi
 
-EVTOP=./evtop
+EVTOP=${EVTOP:-./evtop}
 FMT=build/tests/ui/uifmt
 FIX=tests/fixtures
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/evtop-e2e-ui.XXXXXX")
@@ -165,26 +165,69 @@ diff "$TMP/gc.80.nc" "$TMP/gc.80b.nc" | sed 's/^/#   /'
 cmp -s "$TMP/gc.80.nc" "$TMP/gc.80b.nc"
 ok $? "back to 80x24: the first screen again (but the clock)"
 
-# Help lists the keys (at 80x24 it scrolls: End shows the rest); any
-# key goes back.
+# Help at 80x24 scrolls, and its title says how and which rows show.
+# Read page by page (PgDn), it holds every entry of the key table whole
+# (uifmt keys): the keys, and what they do with its wrapped rows joined;
+# nothing cut, no row wider than 80.  Any other key goes back.
+$FMT keys >"$TMP/help.want"
+keyw=$(awk -F'\t' '{ if (length($1) > w) w = length($1) } END { print w }' \
+    "$TMP/help.want")
 $T send-keys -t gc F1
 wait_for gc "this help"
-screen gc >"$TMP/help"
-$T send-keys -t gc End
-wait_gone gc "this help"
-screen gc >>"$TMP/help"
-lacks=0
-for k in "F1 ?" "q F10" "Space p" "/ F3 F4" "< >" "Tab" "PgUp PgDn" "^Z" \
-    "start heap profiling" "stop heap profiling" "request a heap census" \
-    "start time profiling" "stop time profiling" "replay faster"; do
-	if ! grep -qF -- "$k" "$TMP/help"; then
-		echo "# help lacks: $k"
-		lacks=1
-	fi
+: >"$TMP/help.pages"
+rm -f "$TMP/help.body"
+last=0 total=1 title=
+for _ in 1 2 3 4 5 6 7 8; do
+	screen gc >"$TMP/help.page"
+	cat "$TMP/help.page" >>"$TMP/help.pages"
+	title=$(head -1 "$TMP/help.page")
+	set -- $(echo "$title" | sed -n \
+	    's/^ evtop keys  \([0-9]*\)-\([0-9]*\) of \([0-9]*\)  Up Down PgUp PgDn Home End: scroll; other keys: back$/\1 \2 \3/p')
+	[ $# -eq 3 ] || break
+	# Each page's rows at their place in the whole.
+	tail -n +2 "$TMP/help.page" | awk -v f="$1" '{ print f + NR - 1 "\t" $0 }' \
+	    >>"$TMP/help.body"
+	last=$2 total=$3
+	[ "$last" -ge "$total" ] && break
+	$T send-keys -t gc PgDn
+	wait_gone gc "$title" 5 || break
 done
-ok $lacks "F1: the help lists every key"
+[ "$last" -ge "$total" ] && [ "$total" -gt 23 ]
+ok $? "F1 at 80x24: the help scrolls to its end, its title says how: $title"
+sort -t "$(printf '\t')" -k1,1n -u "$TMP/help.body" | cut -f2- |
+    awk -v keyw="$keyw" '
+	function trim(s) { sub(/^ +/, "", s); sub(/ +$/, "", s); return s }
+	{ line[NR] = $0 }
+	END {
+		tx = 3 + keyw
+		for (c = 0; c < 2; c++) {
+			x = c * 40; have = 0
+			for (y = 1; y <= NR + 1; y++) {
+				r = y <= NR ? line[y] : ""
+				h = substr(r, x + 2, 1)
+				k = trim(substr(r, x + 3, keyw))
+				w = trim(substr(r, x + tx + 1, 40 - tx))
+				entry = y <= NR && (h == " " || h == "")
+				if (entry && have && k == "" && w != "") {
+					what = what " " w
+					continue
+				}
+				if (have)
+					print keys "\t" what
+				have = 0
+				if (entry && k != "") {
+					keys = k; what = w; have = 1
+				}
+			}
+		}
+	}' >"$TMP/help.got"
+diff "$TMP/help.want" "$TMP/help.got" | head -20 | sed 's/^/#   /'
+cmp -s "$TMP/help.want" "$TMP/help.got"
+ok $? "F1 at 80x24: every one of $(wc -l <"$TMP/help.want") entries readable whole"
+! grep -qF "…" "$TMP/help.pages" && [ "$(wc -L <"$TMP/help.pages")" -le 80 ]
+ok $? "F1 at 80x24: no row of the help cut"
 $T send-keys -t gc x
-wait_gone gc "this help"
+wait_gone gc "evtop keys"
 ok $? "a key leaves the help"
 # Zoom and back.
 $T send-keys -t gc 2
@@ -304,9 +347,12 @@ restore() {
 	rm -f "$TMP/before" "$TMP/after" "$TMP/pid"
 	# The shell outlives a ^C (an interactive one would ignore it) and
 	# waits for evtop again if a signal cut its first wait short.
+	# The second wait, on a child already waited for, says 127.
 	start "$_s" 80 24 "ulimit -c 0; trap 'echo INT' INT; stty -a >$TMP/before; \
 	    $EVTOP --speed 0 $FIX/gc.eventlog & echo \$! >$TMP/pid; \
-	    wait \$!; wait \$!; stty -a >$TMP/a; mv $TMP/a $TMP/after; \
+	    wait \$!; s=\$?; wait \$!; t=\$?; [ \$t = 127 ] || s=\$t; \
+	    echo \$s >$TMP/status; \
+	    stty -a >$TMP/a; mv $TMP/a $TMP/after; \
 	    echo EXITED; exec cat"
 	wait_for "$_s" "done" || return 1
 	[ "$($T display -p -t "$_s" '#{alternate_on}')" = 1 ] || return 1
@@ -316,6 +362,10 @@ restore() {
 	esac
 	wait_for "$_s" "EXITED" || return 1
 	wait_file "$TMP/after" || return 1
+	[ "$(cat "$TMP/status")" = "$3" ] || {
+		echo "# exit status $(cat "$TMP/status"), not $3"
+		return 1
+	}
 	cmp -s "$TMP/before" "$TMP/after" || {
 		diff "$TMP/before" "$TMP/after" | sed 's/^/#   /'
 		return 1
@@ -327,11 +377,47 @@ restore() {
 }
 # SEGV: the crash handler's ui_emergency_restore(), not ui_free(); ILL
 # (__builtin_trap()), QUIT and USR1 end the process by default as well.
-for how in q F10 C-c TERM HUP SEGV ILL QUIT USR1; do
-	restore "r$how" "$how"
-	ok $? "$how: the terminal restored (settings, screen, cursor, keypad)"
+# q, F10 and ^C quit (0); SIGTERM and SIGHUP are said by dying of them
+# once the terminal is back (128 + the signal's number), as crashes are.
+for how in q:0 F10:0 C-c:0 TERM:143 HUP:129 SEGV:139 ILL:132 QUIT:131 \
+    USR1:138; do
+	st=${how#*:} how=${how%:*}
+	restore "r$how" "$how" "$st"
+	ok $? "$how: the terminal restored (settings, screen, cursor, keypad), exit status $st"
 	$T kill-session -t "r$how" 2>/dev/null
 done
+
+# A terminal without an alternate screen (TERM=linux: no smcup, rmcup):
+# the last frame is cleared at exit, by ui_free() or, on a crash, by
+# ui_emergency_restore(); nothing of it stays under the shell's prompt.
+noalt() {
+	_s=$1
+	rm -f "$TMP/pid"
+	# (The shell's word on a crash goes to stderr: not on the screen.)
+	start "$_s" 80 24 "ulimit -c 0; exec 2>/dev/null; trap 'echo INT' INT; \
+	    TERM=linux $EVTOP --speed 0 $FIX/gc.eventlog & echo \$! >$TMP/pid; \
+	    wait \$!; wait \$!; echo EXITED; exec cat"
+	wait_for "$_s" "done" || return 1
+	case $2 in
+	q|C-c)	$T send-keys -t "$_s" "$2" ;;
+	*)	kill -"$2" "$(cat "$TMP/pid")" ;;
+	esac
+	wait_for "$_s" "EXITED" || return 1
+	screen "$_s" >"$TMP/noalt"
+	if grep -v -e '^EXITED$' -e '^INT$' "$TMP/noalt" | grep -q '[^ ]'; then
+		sed 's/^/#   |/' "$TMP/noalt" | grep -v '^#   |$'
+		return 1
+	fi
+}
+if infocmp linux >/dev/null 2>&1; then
+	for how in q C-c TERM SEGV; do
+		noalt "n$how" "$how"
+		ok $? "TERM=linux (no alternate screen), $how: no frame left on the screen"
+		$T kill-session -t "n$how" 2>/dev/null
+	done
+else
+	echo "SKIPPED: no terminfo for linux"
+fi
 
 # ^Z suspends to the shell, fg comes back.
 SH=sh
@@ -468,6 +554,28 @@ start cut 200 40 "$EVTOP --speed 0 $TMP/cut.eventlog"
 wait_for cut "done (truncated: the event at byte "
 ok $? "a cut file: the header says where it stops: $(screen cut | sed -n 2p | cut -c1-110)"
 $T kill-session -t cut 2>/dev/null
+
+# A file damaged in the middle, at a long path: on a wide terminal the
+# header's second row holds the whole reason (it was cut at half the row:
+# 130 columns of 260); where it cannot, cut with a visible ellipsis, the
+# path giving way first.
+bad=$TMP/damaged-in-the-middle-by-sixteen-bytes-of-0xff.eventlog
+cp $FIX/gc.eventlog "$bad"
+printf '\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377' |
+    dd of="$bad" bs=1 seek=$(($(wc -c <"$bad") / 2)) conv=notrunc 2>/dev/null
+why=$($EVTOP --batch "$bad" 2>&1 >/dev/null | sed -n "s|^evtop: $bad: ||p" | head -1)
+start dmg 260 40 "$EVTOP --speed 0 $bad"
+wait_for dmg "done ("
+row=$(screen dmg | sed -n 2p)
+[ -n "$why" ] && echo "$row" | grep -qF "file $bad done ($why) " &&
+    echo "$row" | grep -qF "event 0."
+ok $? "260 columns: the whole damage reason ($why) and the times: $row"
+$T resize-window -t dmg -x 64 -y 30
+wait_gone dmg "($why)"
+row=$(screen dmg | sed -n 2p)
+echo "$row" | grep -qF "done (byte" && echo "$row" | grep -qF "…"
+ok $? "64 columns: the reason cut with …: $row"
+$T kill-session -t dmg 2>/dev/null
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -223,7 +223,7 @@ restart_new() {
 	wait_count $d/err "closed after" 2 10
 	kill -TERM $pid
 	wait_exit $pid 10
-	ok "restart: SIGTERM: exit status 0" eq $? 0
+	ok "restart: SIGTERM: dies of it (143)" eq $? 143
 	ok "restart: two sessions" eq \
 	    "$($JS get $d/live.json program.sessions)" 2
 	ok "restart: it is the new one" eq \
@@ -346,6 +346,27 @@ fifo() {
 	    $FIX/threads.eventlog && cmp -s $d/r2.1 $FIX/gc.eventlog"
 	ok "fifo: a new program" eq "$($JS get $d/live2.json program.pid)" \
 	    "$($JS get $T/gc.file.json program.pid)"
+}
+
+# SIGHUP ends a live --batch as its end would, the last figures printed
+# (out of stdio's buffer before dying), then evtop dies of it: 129.
+hangup() {
+	local d=$T/hup pid
+	mkdir -p $d
+	mkfifo $d/f
+	"$EVTOP" --batch --json --interval 100 --fifo $d/f >$d/live.json \
+	    2>$d/err &
+	pid=$!
+	PIDS+=($pid)
+	wait_for $d/err "waiting for a writer" 8
+	cat $FIX/threads.eventlog >$d/f
+	wait_for $d/err "closed after 84164 bytes" 5
+	kill -HUP $pid
+	wait_exit $pid 5
+	ok "hangup: SIGHUP: dies of it (129)" eq $? 129
+	ok "hangup: the last figures printed first" eq \
+	    "$($JS get $d/live.json events_total)" \
+	    "$($JS get $T/threads.file.json events_total)"
 }
 
 # 12. stdin.
@@ -505,6 +526,7 @@ refused
 slow
 flood
 fifo
+hangup
 stdin
 send
 garbage

@@ -272,7 +272,7 @@ signals() {
 	ok "SIGCONT: resume" wait_for $T/sig.out "^resume" 5
 	kill -TERM $TP
 	wait_exit $TP 5
-	ok "SIGTERM: clean exit 0" eq $? 0
+	ok "SIGTERM: dies of it, after (143)" eq $? 143
 	ok "SIGTERM: terminal restored" wait_for $T/sig.out "^free" 5
 	exec 3>&-
 
@@ -280,7 +280,17 @@ signals() {
 	wait_for $T/hup.out "^draw" 8
 	kill -HUP $TP
 	wait_exit $TP 5
-	ok "SIGHUP: clean exit 0" eq $? 0
+	ok "SIGHUP: dies of it, after (129)" eq $? 129
+	ok "SIGHUP: terminal restored" wait_for $T/hup.out "^free" 5
+	exec 3>&-
+
+	# ^C is the normal end of a session, as q is.
+	start int --speed 0.01 $FIX/gc.eventlog
+	wait_for $T/int.out "^draw" 8
+	kill -INT $TP
+	wait_exit $TP 5
+	ok "SIGINT: exit 0" eq $? 0
+	ok "SIGINT: terminal restored" wait_for $T/int.out "^free" 5
 	exec 3>&-
 
 	start segv --speed 0.01 $FIX/gc.eventlog

@@ -62,7 +62,7 @@ check-ui-san: build/tests/ui/san-test-lines build/tests/ui/san-test-panes
 	    { grep -v '^ok' build/tests/ui/san-test-panes.out; exit 1; }
 	@echo "ASan/UBSan: $$(tail -1 build/tests/ui/san-test-panes.out)"
 
-build/tests/ui/uifmt: tests/ui/uifmt.c build/ui/fmt.o build/ui/lines.o $(PROTO_OBJ) ui/ui.h
+build/tests/ui/uifmt: tests/ui/uifmt.c build/ui/fmt.o build/ui/lines.o build/ui/keys.o $(PROTO_OBJ) ui/ui.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 

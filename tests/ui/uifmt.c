@@ -3,6 +3,7 @@
  * look for the batch JSON's numbers on the screen.
  *
  * usage: uifmt ns|bytes|count|pct|time VALUE
+ *        uifmt keys	(the help's entries: keys, a tab, what they do)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,17 @@
 int
 main(int argc, char **argv)
 {
-	char	buf[FMT_MAX];
+	char				 buf[FMT_MAX];
+	const struct keys_info		*ki;
+	size_t				 i;
 
+	if (argc == 2 && strcmp(argv[1], "keys") == 0) {
+		for (i = 0; (ki = keys_info_at(i)) != NULL; i++) {
+			if (ki->help != NULL)
+				printf("%s\t%s\n", ki->keys, ki->help);
+		}
+		return 0;
+	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: uifmt ns|bytes|count|pct|time VALUE\n");
 		return 2;
