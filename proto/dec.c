@@ -69,6 +69,7 @@ struct proto_dec {
 	uint64_t	 skipped;	/* bytes skipped by the last SKIP */
 	uint64_t	 skip_run;	/* bytes skipped so far in a seek */
 	unsigned	 headers;
+	uint64_t	 hdr_off;	/* where the last "hdrb" began */
 	char		 err[160];
 	uint64_t	 err_off;
 };
@@ -192,6 +193,7 @@ proto_dec_reset(struct proto_dec *d)
 	d->block_left = 0;
 	d->skipped = d->skip_run = 0;
 	d->headers = 0;
+	d->hdr_off = 0;
 	d->err[0] = '\0';
 }
 
@@ -314,6 +316,7 @@ seek_begin(struct proto_dec *d)
 		return PROTO_AGAIN;
 	}
 	d->skip_run += i;
+	d->hdr_off = d->off + i;
 	consume(d, i + 4);
 	d->state = DEC_HDR_HETB;
 	if ((d->building = types_new()) == NULL)
@@ -1463,6 +1466,14 @@ unsigned
 proto_dec_headers(const struct proto_dec *d)
 {
 	return d->headers;
+}
+
+/* Where the header last read (or being read) begins: its "hdrb".  (The
+ * offset after PROTO_HEADER is where it ends, its events' start.) */
+uint64_t
+proto_dec_header_offset(const struct proto_dec *d)
+{
+	return d->hdr_off;
 }
 
 int

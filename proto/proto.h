@@ -270,6 +270,7 @@ const uint8_t	 *proto_dec_peek(const struct proto_dec *, uint64_t, size_t);
 uint64_t	  proto_dec_pending(const struct proto_dec *);
 int		  proto_dec_in_data(const struct proto_dec *);
 unsigned	  proto_dec_headers(const struct proto_dec *);
+uint64_t	  proto_dec_header_offset(const struct proto_dec *);
 int		  proto_dec_type_size(const struct proto_dec *, uint16_t);
 const char	 *proto_dec_type_desc(const struct proto_dec *, uint16_t);
 unsigned	  proto_dec_ntypes(const struct proto_dec *);

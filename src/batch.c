@@ -23,6 +23,16 @@ batch_error(struct model *m, const struct evtop_opts *o, const char *err)
 	model_error(m, err);
 }
 
+/* Where the range begins: --from end is after every event, as g's end
+ * (the state at the end, an empty range). */
+static uint64_t
+batch_from(const struct model *m, const struct evtop_opts *o)
+{
+	if (o->from_ns != UINT64_MAX)
+		return o->from_ns;
+	return m->totals.events > 0 && m->now < UINT64_MAX ? m->now + 1 : 0;
+}
+
 static int
 batch_file(const struct evtop_opts *o)
 {
@@ -64,7 +74,8 @@ batch_file(const struct evtop_opts *o)
 				/* --from: the state before it, then the range. */
 				i += model_apply_until(m, ev, n - i, o->from_ns);
 				if (i < n) {
-					model_range_begin(m, o->from_ns, stop);
+					model_range_begin(m, batch_from(m, o),
+					    stop);
 					begun = 1;
 				}
 				continue;
@@ -96,7 +107,7 @@ batch_file(const struct evtop_opts *o)
 	if ((err = reader_error(rd)) != NULL)
 		batch_error(m, o, err);
 	if (!begun)	/* the file ended before --from */
-		model_range_begin(m, o->from_ns, stop);
+		model_range_begin(m, batch_from(m, o), stop);
 	model_flush(m);
 	batch_emit(m, o, stdout, NULL);
 	rc = export_end(m, o) != 0 || xp.failed > 0;

@@ -492,7 +492,9 @@ main(int argc, char **argv)
 	if (opts.range && (!opts.batch || opts.kind != EVTOP_SRC_FILE))
 		return evtop_bad("--from and --to need --batch and a file, "
 		    "not %s", opts.target);
-	if (opts.range && opts.from_ns >= opts.to_ns)
+	/* (--from end alone, or with --to end: the state at the end.) */
+	if (opts.range && opts.from_ns >= opts.to_ns &&
+	    opts.to_ns != UINT64_MAX)
 		return evtop_bad("--from must come before --to (%s)",
 		    opts.target);
 

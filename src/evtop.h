@@ -76,6 +76,7 @@ struct evtop_status {
 	enum evtop_src_kind kind;
 	enum evtop_conn	 conn;
 	char		 conn_msg[160];	/* why closed/waiting, last error */
+	char		 stream_err[160]; /* a live stream's bad bytes, or "" */
 	uint64_t	 bytes;		/* read from the source */
 	uint64_t	 connections;
 	double		 events_per_s;	/* wall-clock rate, live */

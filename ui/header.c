@@ -161,6 +161,10 @@ header_source(struct lines *l, int y, int x, int w, const struct model *m,
 		if (st->conn_msg[0] != '\0' && st->conn != EVTOP_CONN_OPEN)
 			n += lines_putf(l, y, x + n, LINES_DIM, end - x - n,
 			    " (%s)", st->conn_msg);
+		if (st->stream_err[0] != '\0')
+			/* Bad bytes in the stream, as a file's damage. */
+			n += lines_putf(l, y, x + n, LINES_BAD, end - x - n,
+			    " (%s)", st->stream_err);
 		n += lines_putf(l, y, x + n, LINES_NORMAL, end - x - n,
 		    "  %s read  %s ev/s", fmt_bytes(a, st->bytes),
 		    fmt_count(b, st->events_per_s));

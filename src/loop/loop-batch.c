@@ -148,6 +148,8 @@ loop_batch(const struct evtop_opts *opts)
 		rc = 1;
 	if (l.not_eventlog && l.model->totals.headers == 0)
 		rc = 1;		/* not an eventlog: said, figures of nothing */
+	if (loop_ended_empty(&l) != NULL)
+		rc = 1;		/* ended with no header: said, as above */
 	loop_unsignals(sig, 0);
 	sigquit = l.quit_sig;
 	loop_free(&l);

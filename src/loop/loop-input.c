@@ -66,6 +66,27 @@ loop_events(struct loop *l, const struct proto_ev *ev, size_t n)
 	l->events += n;
 }
 
+/*
+ * An error of the stream (bad bytes, a cut): counted, logged, shown in the
+ * header until another connection's header comes, and said on stderr in
+ * --batch, as a file's is; the first few of a connection only (a program
+ * printing to the stdout its eventlog goes to may do it every second).
+ */
+static void
+loop_error(struct loop *l, const char *msg)
+{
+	model_error(l->model, msg);
+	snprintf(l->stream_err, sizeof l->stream_err, "%s", msg);
+	l->stream_err_conn = l->src->connections;
+	loop_log(l, "%s: %s", l->opts->target, msg);
+	if (l->batch && l->conn_errors < LOOP_ERRORS_SAID)
+		fprintf(stderr, "evtop: %s: %s\n", l->opts->target, msg);
+	else if (l->batch && l->conn_errors == LOOP_ERRORS_SAID)
+		fprintf(stderr, "evtop: %s: more errors: counted (errors), "
+		    "not said\n", l->opts->target);
+	l->conn_errors++;
+}
+
 /* Pull every event the decoder has. */
 void
 loop_drain(struct loop *l)
@@ -81,6 +102,10 @@ loop_drain(struct loop *l)
 			break;
 		case PROTO_HEADER:
 			l->saw_end = 0;
+			/* Another connection's stream: the last one's
+			 * error is not its. */
+			if (l->stream_err_conn != l->src->connections)
+				l->stream_err[0] = '\0';
 			l->conn_header = 1;
 			if (l->redo != NULL)
 				redo_finish(l->redo);
@@ -90,7 +115,8 @@ loop_drain(struct loop *l)
 				    proto_dec_offset(l->dec));
 			if (l->relay != NULL)
 				relay_header(l->relay, l->dec);
-			loop_log(l, "header at byte %llu",
+			loop_log(l, "header at bytes %llu-%llu",
+			    (unsigned long long)proto_dec_header_offset(l->dec),
 			    (unsigned long long)proto_dec_offset(l->dec));
 			break;
 		case PROTO_END:
@@ -99,8 +125,12 @@ loop_drain(struct loop *l)
 			    (unsigned long long)proto_dec_offset(l->dec));
 			break;
 		case PROTO_SKIP:
-			loop_log(l, "skipped %llu bytes before a header",
-			    (unsigned long long)proto_dec_skipped(l->dec));
+			/* After bad bytes, the decoder goes on at a block
+			 * or a header. */
+			loop_log(l, "skipped %llu bytes %s",
+			    (unsigned long long)proto_dec_skipped(l->dec),
+			    proto_dec_headers(l->dec) > 0 ? "after bad bytes, "
+			    "to a block or header" : "before a header");
 			break;
 		case PROTO_ERROR:
 			if (l->redo != NULL) {
@@ -114,8 +144,7 @@ loop_drain(struct loop *l)
 				    "stream: late events are applied where "
 				    "they arrive");
 			}
-			model_error(l->model, proto_dec_error(l->dec));
-			loop_log(l, "decode error: %s", proto_dec_error(l->dec));
+			loop_error(l, proto_dec_error(l->dec));
 			break;
 		default:
 			break;
@@ -143,7 +172,7 @@ loop_feed(struct loop *l, const uint8_t *p, size_t n)
 		loop_drain(l);
 		if (k == 0 && proto_dec_room(l->dec) == 0) {
 			/* Cannot happen: a unit always fits.  Start over. */
-			model_error(l->model, "decoder buffer full");
+			loop_error(l, "decoder buffer full");
 			proto_dec_reset(l->dec);
 		}
 	}
@@ -172,20 +201,24 @@ loop_connection_start(struct loop *l)
 		redo_connect(l->redo);
 	l->saw_end = 0;
 	l->conn_header = 0;
+	l->conn_errors = 0;
 	l->max_time = 0;
 	control_connected(l->ctl);
 	loop_log(l, "%s: open", l->opts->target);
 }
 
-/* An error of the stream: counted, logged, and said on stderr in
- * --batch, as a file's is. */
-static void
-loop_error(struct loop *l, const char *msg)
+/*
+ * Whether the connection ended with bytes but no whole header: said as a
+ * file's is.  (With nothing at all the source says so; at the limit,
+ * loop_no_header() did.)
+ */
+static int
+loop_header_cut(const struct loop *l)
 {
-	model_error(l->model, msg);
-	loop_log(l, "%s: %s", l->opts->target, msg);
-	if (l->batch)
-		fprintf(stderr, "evtop: %s: %s\n", l->opts->target, msg);
+	uint64_t	n = l->src->conn_bytes;
+
+	return proto_dec_headers(l->dec) == 0 && n > 0 &&
+	    n < LOOP_NO_HEADER_MAX;
 }
 
 static void
@@ -203,6 +236,8 @@ loop_connection_end(struct loop *l)
 		    proto_dec_pending(l->dec));
 		loop_error(l, msg);
 	}
+	if (loop_header_cut(l))
+		loop_error(l, "no eventlog header found");
 	add_end = proto_dec_in_data(l->dec) && !l->saw_end;
 	if (l->rec != NULL) {
 		if (record_end(l->rec, proto_dec_offset(l->dec), add_end,

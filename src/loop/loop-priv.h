@@ -43,6 +43,7 @@
 #define LOOP_NO_HEADER		(64u << 10)	/* say so after this */
 #define LOOP_NO_HEADER_MAX	(1u << 20)	/* not an eventlog: drop it */
 #define LOOP_DRAIN_NS		5000000000ull	/* relay clients, at exit */
+#define LOOP_ERRORS_SAID	10	/* a connection's, on stderr */
 #define LOOP_SERVE_FDS		(HTTP_MAX_FDS + RELAY_MAX_FDS)
 #define LOOP_NFDS		(3 + LOOP_SERVE_FDS)
 
@@ -80,6 +81,9 @@ struct loop {
 	int		 saw_end;	/* the last unit was the end marker */
 	int		 not_eventlog;	/* a connection dropped: no header */
 	int		 conn_header;	/* this connection's header came */
+	unsigned	 conn_errors;	/* this connection's stream errors */
+	char		 stream_err[160];	/* the last, for the header */
+	uint64_t	 stream_err_conn;	/* its connection (src) */
 	uint64_t	 last_data;	/* when bytes last came */
 	int		 held;		/* the model may hold events back */
 	char		 last_msg[sizeof ((struct evtop_status *)0)->conn_msg];
@@ -108,6 +112,7 @@ void	loop_unsignals(int fds[2], int tui);
 int	loop_die(int sig, int rc);
 
 /* loop-status.c: what the header and --batch say of the source */
+const char *loop_ended_empty(const struct loop *l);
 void	loop_history_json(struct loop *l, char *buf, size_t size);
 void	loop_note(struct loop *l, int batch);
 void	loop_status(struct loop *l, uint64_t now);

@@ -109,6 +109,9 @@ loop_status(struct loop *l, uint64_t now)
 			snprintf(st->conn_msg, sizeof st->conn_msg,
 			    "connected, but no eventlog header in the first "
 			    "%u bytes", LOOP_NO_HEADER);
+		/* Said as a file's damage is, and decoding goes on. */
+		snprintf(st->stream_err, sizeof st->stream_err, "%s",
+		    l->stream_err);
 		st->bytes = l->src->bytes;
 		st->connections = l->src->connections;
 		st->speed = 0;
@@ -130,6 +133,21 @@ loop_status(struct loop *l, uint64_t now)
 	old.lag_ns = st->lag_ns;
 	if (memcmp(&old, st, sizeof old) != 0)
 		l->changed = 1;
+}
+
+/*
+ * Why a live source that ended for good never gave a header (nothing
+ * came, or not a whole header), or NULL: evtop then fails, as on a file
+ * with no header.
+ */
+const char *
+loop_ended_empty(const struct loop *l)
+{
+	if (l->src == NULL || l->src->state != SOURCE_ENDED ||
+	    l->model->totals.headers > 0)
+		return NULL;
+	return l->model->totals.errors > 0 ? l->model->totals.last_error :
+	    l->src->msg;
 }
 
 /* Log what changed in the connection and in the commands (and tell

@@ -113,6 +113,12 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	ui->free(l.ui);
 	loop_unsignals(sig, 1);
 	loop_finish(&l);
+	if (cause == NULL && loop_ended_empty(&l) != NULL) {
+		/* Shown for a moment (--once): said where it stays. */
+		source_cause(&cause, "%s: %s", opts->target,
+		    loop_ended_empty(&l));
+		rc = 1;
+	}
 	/* What was said of earlier programs' exports, now it can be read. */
 	fputs(l.xp.said, stderr);
 	if (export_end(l.model, opts) != 0 || l.xp.failed > 0)

@@ -531,7 +531,7 @@ reader_index(struct reader *m)
 					    "byte %" PRIu64 ": a second header "
 					    "starts a new session; only the "
 					    "first is read",
-					    proto_dec_offset(m->dec));
+					    proto_dec_header_offset(m->dec));
 					return 0;
 				}
 				if (r == PROTO_HEADER) {

@@ -305,8 +305,13 @@ source_read(struct source *src, void *buf, size_t len, short revents,
 		 * A FIFO reads 0 until a writer has come, and keeps
 		 * reporting POLLHUP if one came and went without writing:
 		 * open it again, quietly, so poll() waits for the next one.
+		 * With --once that writer's stream has ended, empty.
 		 */
-		if (revents & POLLHUP) {
+		if ((revents & POLLHUP) && src->once) {
+			source_disconnect(src, "its writer closed it "
+			    "without writing anything", now);
+			*ev = SOURCE_EV_CLOSED;
+		} else if (revents & POLLHUP) {
 			src->ops->close(src);
 			src->fd = -1;
 			src->state = SOURCE_WAITING;
@@ -315,7 +320,10 @@ source_read(struct source *src, void *buf, size_t len, short revents,
 		}
 		return 0;
 	}
-	if (n == 0)
+	if (n == 0 && src->conn_bytes == 0)
+		snprintf(why, sizeof why, "%s: nothing came",
+		    src->ops->reopen ? "closed" : "end of input");
+	else if (n == 0)
 		snprintf(why, sizeof why, "%s after %llu bytes",
 		    src->ops->reopen ? "closed" : "end of input",
 		    (unsigned long long)src->conn_bytes);

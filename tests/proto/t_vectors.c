@@ -107,6 +107,7 @@ struct got {
 	char		 err[8][160];
 	uint64_t	 skipped;
 	uint64_t	 pending;
+	uint64_t	 hdr_at[4];	/* where each header began */
 };
 
 static void
@@ -141,6 +142,9 @@ decode(const struct vec *v, struct got *g)
 				g->nerr++;
 				break;
 			case PROTO_HEADER:
+				if (g->nhdr < 4)
+					g->hdr_at[g->nhdr] =
+					    proto_dec_header_offset(d);
 				g->nhdr++;
 				break;
 			case PROTO_END:
@@ -293,6 +297,8 @@ t_blocks(void)
 static void
 t_streams(void)
 {
+	size_t	at;
+
 	/* GHC 9.0.2 sends a block marker before the header on reconnect. */
 	v.n = 0;
 	ev(&v, PROTO_BLOCK_MARKER, 1);
@@ -303,6 +309,7 @@ t_streams(void)
 	ev(&v, PROTO_RUN_THREAD, 5); u32(&v, 1);
 	u16(&v, 0xffff);
 	ev(&v, PROTO_RUN_THREAD, 6); u32(&v, 2);	/* after the end */
+	at = v.n;
 	begin(&v);					/* a new session */
 	type(&v, PROTO_CREATE_THREAD, 4, "Create thread");
 	end_header(&v);
@@ -315,6 +322,10 @@ t_streams(void)
 	    g.nerr);
 	CHECK(strcmp(g.show[2], "1: creating thread 9") == 0, "%s",
 	    g.show[2]);
+	/* Each header where its "hdrb" is, not where it ends. */
+	CHECK(g.hdr_at[0] == 24 && g.hdr_at[1] == at, "headers at %llu and "
+	    "%llu (want 24 and %zu)", (unsigned long long)g.hdr_at[0],
+	    (unsigned long long)g.hdr_at[1], at);
 }
 
 static void

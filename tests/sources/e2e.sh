@@ -346,6 +346,34 @@ fifo() {
 	    $FIX/threads.eventlog && cmp -s $d/r2.1 $FIX/gc.eventlog"
 	ok "fifo: a new program" eq "$($JS get $d/live2.json program.pid)" \
 	    "$($JS get $T/gc.file.json program.pid)"
+	# --once and a writer that writes nothing: its stream has ended (it
+	# was waited for without end); nothing read, exit 1.
+	rm -f $d/f && mkfifo $d/f
+	timeout 10 "$EVTOP" --batch --json --once --fifo $d/f >$d/e.json \
+	    2>$d/e.err &
+	pid=$!
+	PIDS+=($pid)
+	wait_for $d/e.err "waiting for a writer" 8
+	: >$d/f
+	wait_exit $pid 5
+	ok "fifo --once, an empty writer: ends, exit 1" eq $? 1
+	ok "... said so" grep -q "f: its writer closed it without writing \
+anything" $d/e.err
+	# Part of a header: ended too, said as a file says it.
+	head -c 10 $FIX/gc.eventlog >$d/part.eventlog
+	timeout 10 "$EVTOP" --batch --json --once --fifo $d/f >$d/p.json \
+	    2>$d/p.err &
+	pid=$!
+	PIDS+=($pid)
+	wait_for $d/p.err "waiting for a writer" 8
+	cat $d/part.eventlog >$d/f
+	wait_exit $pid 5
+	ok "fifo --once, part of a header: ends, exit 1" eq $? 1
+	"$EVTOP" --batch --json $d/part.eventlog >/dev/null 2>$d/pf.err
+	ok "... said as the file says it" grep -q \
+	    "f: $(sed -n 's/.*eventlog: //p' $d/pf.err)" $d/p.err
+	ok "... in last_error" eq "$($JS get $d/p.json last_error)" \
+	    "no eventlog header found"
 }
 
 # SIGHUP ends a live --batch as its end would, the last figures printed
@@ -379,6 +407,67 @@ stdin() {
 	cat $FIX/sparks.eventlog | timeout 30 "$EVTOP" --batch --json - \
 	    >$d/b.json 2>/dev/null
 	ok "stdin (pipe): same figures" same $d/b.json $T/sparks.file.json
+	timeout 10 "$EVTOP" --batch --json - </dev/null >/dev/null 2>$d/e.err
+	ok "stdin, empty: exit 1" eq $? 1
+	ok "... said so" grep -q -- "-: end of input: nothing came" $d/e.err
+}
+
+# 12b. Text in the stream, as when a program prints to the stdout its
+# eventlog goes to (+RTS -l -ol/dev/stdout): said as a file says it, and
+# decoding goes on at the next block (a file stops there).
+mixed() {
+	local d=$T/mixed at=48986 want pid	# gc.eventlog's second block
+	mkdir -p $d
+	{ head -c $at $FIX/gc.eventlog; printf 'step 1\nstep 2\n'
+	  tail -c +$((at + 1)) $FIX/gc.eventlog; } >$d/m.eventlog
+	"$EVTOP" --batch --json $d/m.eventlog >$d/file.json 2>$d/file.err
+	want="byte $at: event tag 29556 not declared in the header"
+	ok "mixed: the file says where" grep -qxF "evtop: $d/m.eventlog: \
+$want" $d/file.err
+	timeout 20 "$EVTOP" --batch --json - <$d/m.eventlog >$d/s.json \
+	    2>$d/s.err
+	ok "mixed, stdin: said as the file says it" grep -qxF \
+	    "evtop: -: $want" $d/s.err
+	ok "... in last_error, once" eq "$($JS get $d/s.json last_error) \
+$($JS get $d/s.json errors)" "$want 1"
+	ok "... and every event after it kept" eq \
+	    "$($JS get $d/s.json events_total)" \
+	    "$($JS get $T/gc.file.json events_total)"
+	mkfifo $d/f
+	(cat $d/m.eventlog >$d/f) &
+	PIDS+=($!)
+	timeout 20 "$EVTOP" --batch --json --once --fifo $d/f >$d/f.json \
+	    2>$d/f.err
+	ok "mixed, fifo: said as the file says it" grep -qxF \
+	    "evtop: $d/f: $want" $d/f.err
+	ok "... every event kept" eq "$($JS get $d/f.json events_total)" \
+	    "$($JS get $T/gc.file.json events_total)"
+	# Text again and again (before each copy of messages.eventlog's
+	# first block): the first 10 said, then counted only.
+	head -c 7144 $FIX/messages.eventlog | tail -c +2689 >$d/block
+	{ head -c 2688 $FIX/messages.eventlog
+	  for pid in $(seq 30); do printf 'tick %d\n' $pid; cat $d/block
+	  done; } >$d/many.eventlog
+	timeout 20 "$EVTOP" --batch --json - <$d/many.eventlog >$d/many.json \
+	    2>$d/many.err
+	ok "... 30 errors: 10 said, then that more are counted" eq \
+	    "$($JS get $d/many.json errors) $(grep -c 'not declared' \
+	    $d/many.err) $(grep -c 'more errors: counted' $d/many.err)" \
+	    "30 10 1"
+}
+
+# 12c. Two logs joined: the second header named where it begins, its
+# "hdrb" (it was where it ends).
+joined() {
+	local d=$T/joined n
+	mkdir -p $d
+	cat $FIX/gc.eventlog $FIX/threads.eventlog >$d/j.eventlog
+	n=$(stat -c %s $FIX/gc.eventlog)
+	"$EVTOP" --batch --json $d/j.eventlog >/dev/null 2>$d/j.err
+	ok "joined: the second header at byte $n" grep -q \
+	    "j.eventlog: byte $n: a second header starts" $d/j.err
+	ok "... its first bytes there" eq "$(tail -c +$((n + 1)) \
+	    $d/j.eventlog | head -c 4)" hdrb
 }
 
 # 13. Control commands on the wire, whole and in order.
@@ -512,6 +601,19 @@ cmdline() {
 	ok "--send nonsense refused" eq $? 2
 	"$EVTOP" --speed -1 $FIX/gc.eventlog 2>$T/e5
 	ok "--speed -1 refused" eq $? 2
+	# --from end: after the last event, as g end; the state at the end.
+	"$EVTOP" --batch --json --from end $FIX/gc.eventlog >$T/fe.json \
+	    2>$T/e6
+	ok "--from end alone: exit 0" eq $? 0
+	ok "... from after the last event" eq "$($JS get $T/fe.json \
+	    range.from_ns)" "$(($($JS get $T/gc.file.json time_ns) + 1))"
+	ok "... an empty range" eq "$($JS get $T/fe.json events_total)" 0
+	ok "... the state at the end" eq "$($JS get $T/fe.json heap.size) \
+$($JS get $T/fe.json threads.created)" "$($JS get $T/gc.file.json \
+	    heap.size) 0"
+	"$EVTOP" --batch --json --from end --to 0.1 $FIX/gc.eventlog \
+	    2>$T/e7
+	ok "--from end --to 0.1 refused" eq $? 2
 }
 
 unix_whole
@@ -528,6 +630,8 @@ flood
 fifo
 hangup
 stdin
+mixed
+joined
 send
 garbage
 devices

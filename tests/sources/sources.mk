@@ -6,6 +6,8 @@
 #			faults, FIFOs, stdin, commands on the wire
 #   check-sources-tui	the TUI loop with a test double for ui/: replay
 #			pacing and keys, draw rate, signals
+#   check-sources-damaged-tui	the TUI (tmux) over a stream with text in it,
+#			and a FIFO --once whose writer writes nothing
 #   check-sockprog	evtop against real GHC programs (tests/sockprog):
 #			FIFO, Unix and TCP sockets, control commands
 #			(SKIPPED without ghc)
@@ -49,6 +51,9 @@ check-sources-tui: evtop $(SRCT_DIR)/tuidouble $(SRCT_DIR)/fakeprod build/bench/
 	tests/sources/tui.sh $(SRCT_DIR)/tuidouble $(SRCT_DIR)/fakeprod \
 	    build/bench/mklog
 
+check-sources-damaged-tui: evtop
+	tests/sources/damaged-tui.sh
+
 check-sockprog: evtop $(SOCKPROG)
 	tests/sockprog/sockprog.sh ./evtop $(SOCKPROG)
 
@@ -59,7 +64,7 @@ bench-sources: evtop $(SRCT_DIR)/fakeprod $(BENCH_LOG)
 	tests/sources/bench.sh ./evtop $(SRCT_DIR)/fakeprod $(BENCH_LOG)
 
 CHECKS += check-sources-units check-sources-e2e check-sources-tui \
-	check-sockprog
+	check-sources-damaged-tui check-sockprog
 BENCHES += bench-sources
 .PHONY: check-sources-units check-sources-e2e check-sources-tui \
-	check-sockprog bench-sources
+	check-sources-damaged-tui check-sockprog bench-sources

@@ -1002,6 +1002,17 @@ test_fifo(void)
 	ok(source_write(src, "x", 1) == -1, "no control over a FIFO");
 	ok(!source_takes_control(src), "a FIFO takes no control");
 	source_free(src);
+	/* With --once, the stream of a writer that came and went without
+	 * writing has ended (it was waited for without end). */
+	src = source_new(EVTOP_SRC_FIFO, path, 1, &cause);
+	ev = wait_ev(src, SOURCE_EV_OPENED, 3000, buf, sizeof buf, &got);
+	wfd = open(path, O_WRONLY);
+	close(wfd);
+	ev = wait_ev(src, SOURCE_EV_CLOSED, 3000, buf, sizeof buf, &got);
+	ok(ev == SOURCE_EV_CLOSED && src->state == SOURCE_ENDED &&
+	    src->connections == 0 && strstr(src->msg, "without writing "
+	    "anything"), "--once: an empty writer ends it: %s", src->msg);
+	source_free(src);
 }
 
 static void
@@ -1028,6 +1039,16 @@ test_stdin(void)
 	    strstr(src->msg, "end of input"), "stdin: ended for good: %s",
 	    src->msg);
 	ok(fcntl(0, F_GETFL) == flags, "stdin's flags put back");
+	source_free(src);
+	/* Nothing at all: said so, not "after 0 bytes". */
+	pipe(p);
+	dup2(p[0], 0);
+	close(p[0]);
+	close(p[1]);
+	src = source_new(EVTOP_SRC_STDIN, "-", 0, &cause);
+	ev = wait_ev(src, SOURCE_EV_CLOSED, 1000, buf, sizeof buf, &got);
+	ok(ev == SOURCE_EV_CLOSED && strcmp(src->msg, "end of input: "
+	    "nothing came") == 0, "stdin, empty: %s", src->msg);
 	source_free(src);
 	dup2(saved, 0);
 	close(saved);
