@@ -153,7 +153,6 @@ struct feed	*feed_new(struct reader *, int);
 struct feed	*feed_new_fill_p(feed_fill_p_fn *, void *, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
 size_t		 feed_next_p(struct feed *, const struct proto_ev *const **);
-int		 feed_ready(const struct feed *);
 void		 feed_free(struct feed *);
 
 /* export.c: profiles out; win is an enum model_win. */

@@ -380,7 +380,7 @@ loop_live(struct loop *l, const struct pollfd *pfd, uint64_t now)
 	now = source_now();
 	loop_step(l, 0, now);
 	if (l->redo != NULL) {
-		redo_tick(l->redo, now, loop_slice_ns(l), l->src);
+		redo_tick(l->redo, now, loop_slice_ns(l));
 		l->changed = 1;
 	}
 	if (l->held && now - l->last_data >= LOOP_QUIET_NS) {

@@ -353,19 +353,6 @@ feed_take(struct feed *f)
 }
 
 /*
- * Whether feed_next() (or feed_next_p()) would give at once, without
- * waiting for the thread: a slab beyond the one held, or the end.
- */
-int
-feed_ready(const struct feed *f)
-{
-	if (!f->threaded || f->end)
-		return 1;
-	return atomic_load(&f->filled) - atomic_load(&f->taken) >
-	    (uint64_t)f->holding;
-}
-
-/*
  * The next events at *ev, and how many; 0 at the end.  They, and what
  * they borrow, are not to be read after the next call.
  */

@@ -129,20 +129,6 @@ source_poll_events(const struct source *src)
 	}
 }
 
-/* Whether an open source has bytes (or its end) to read now. */
-int
-source_readable(const struct source *src)
-{
-	struct pollfd	pfd;
-
-	if (src->state != SOURCE_OPEN || src->fd < 0)
-		return 0;
-	pfd.fd = src->fd;
-	pfd.events = POLLIN;
-	pfd.revents = 0;
-	return poll(&pfd, 1, 0) > 0;
-}
-
 /* Milliseconds until source_step() has something to do, or -1. */
 int
 source_timeout_ms(const struct source *src, uint64_t now)

@@ -80,7 +80,6 @@ struct source	*source_new(enum evtop_src_kind, const char *, int, char **);
 void		 source_free(struct source *);
 short		 source_poll_events(const struct source *);
 int		 source_timeout_ms(const struct source *, uint64_t);
-int		 source_readable(const struct source *);
 enum source_ev	 source_step(struct source *, short, uint64_t);
 ssize_t		 source_read(struct source *, void *, size_t, short,
 		     uint64_t, enum source_ev *);

@@ -329,27 +329,20 @@ redo_unlend(struct redo *r)
 		r->here = 1;
 }
 
-/* The thread reading the history for a run, started if it is not. */
-static void
-redo_lend(struct redo *r)
-{
-	if (r->here || r->feed != NULL)
-		return;
-	spill_lend(r->sp);
-	if ((r->feed = feed_new_fill_p(redo_fill, r->sp,
-	    REDO_THREAD)) == NULL) {
-		(void)spill_unlend(r->sp);
-		r->here = 1;
-	}
-}
-
 /* A run's next events, at *ev: from the thread, or read here. */
 static size_t
 redo_take(struct redo *r, const struct proto_ev *const **ev)
 {
 	size_t	n;
 
-	redo_lend(r);
+	if (!r->here && r->feed == NULL) {
+		spill_lend(r->sp);
+		if ((r->feed = feed_new_fill_p(redo_fill, r->sp,
+		    REDO_THREAD)) == NULL) {
+			(void)spill_unlend(r->sp);
+			r->here = 1;
+		}
+	}
 	if (!r->here && (n = feed_next_p(r->feed, ev)) > 0)
 		return n;
 	/* The end, or the thread stopped short of it: the rest here. */
@@ -816,27 +809,16 @@ redo_done(struct redo *r, uint64_t wall)
 
 /*
  * Apply the history until budget ns have passed since start, the loop's
- * slice (all of it: budget 0): 1 while there is more.  While the live
- * source in has bytes to read, the slice ends when the history's thread
- * has nothing ready rather than wait for it: the loop reads meanwhile,
- * and the thread reads on (waiting, the loop stood idle for half of a
- * correction's slices with the socket full).
+ * slice (all of it: budget 0): 1 while there is more.
  */
 static int
-redo_slice_in(struct redo *r, uint64_t start, uint64_t budget,
-    const struct source *in)
+redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 {
 	const struct proto_ev *const *ev;
 	size_t		 n, k;
 	int		 older;
 
 	for (;;) {
-		if (in != NULL) {
-			redo_lend(r);
-			if (r->feed != NULL && !feed_ready(r->feed) &&
-			    source_readable(in))
-				return 1;
-		}
 		n = redo_take(r, &ev);
 		if (n == 0 && spill_failed(r->sp)) {
 			redo_fail(r, spill_error(r->sp));
@@ -909,11 +891,10 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget,
 
 /* redo_slice_in(), its time counted: how fast the history goes again. */
 static int
-redo_slice(struct redo *r, uint64_t start, uint64_t budget,
-    const struct source *in)
+redo_slice(struct redo *r, uint64_t start, uint64_t budget)
 {
 	uint64_t	t0 = source_now();
-	int		more = redo_slice_in(r, start, budget, in);
+	int		more = redo_slice_in(r, start, budget);
 
 	r->st.reapply_ns += source_now() - t0;
 	return more;
@@ -1005,10 +986,9 @@ redo_commit(struct redo *r, uint64_t upto, uint64_t wall, uint64_t newest)
 }
 
 /* Each pass of the loop: release what came a while ago; a slice of a
- * run (see redo_slice_in() for in). */
+ * run. */
 void
-redo_tick(struct redo *r, uint64_t wall, uint64_t budget,
-    const struct source *in)
+redo_tick(struct redo *r, uint64_t wall, uint64_t budget)
 {
 	struct redo_sample	*s;
 
@@ -1023,7 +1003,7 @@ redo_tick(struct redo *r, uint64_t wall, uint64_t budget,
 		r->s0 = (r->s0 + 1) % REDO_SAMPLES;
 		r->ns--;
 	}
-	if (r->state == REDO_RUN && !redo_slice(r, wall, budget, in))
+	if (r->state == REDO_RUN && !redo_slice(r, wall, budget))
 		redo_done(r, wall);
 	/* Held in the past, and late events came that belong there. */
 	if (r->state == REDO_VIEW && r->arr_any && r->arr_t < r->view_ns &&
@@ -1086,7 +1066,7 @@ void
 redo_settle(struct redo *r)
 {
 	if (r->state == REDO_RUN) {
-		(void)redo_slice(r, 0, 0, NULL);
+		(void)redo_slice(r, 0, 0);
 		redo_done(r, source_now());
 	}
 }
@@ -1103,7 +1083,7 @@ redo_finish(struct redo *r)
 	r->horizon = UINT64_MAX;
 	for (;;) {
 		if (r->state == REDO_RUN) {
-			(void)redo_slice(r, 0, 0, NULL);
+			(void)redo_slice(r, 0, 0);
 			redo_done(r, source_now());
 		}
 		model_flush(r->m);

@@ -17,7 +17,6 @@ struct model;
 struct proto_dec;
 struct proto_ev;
 struct redo;
-struct source;
 struct spill;
 
 struct redo_stats {
@@ -45,8 +44,7 @@ void		 redo_header(struct redo *, const struct proto_dec *,
 		     uint64_t);
 int		 redo_event(struct redo *, const struct proto_ev *);
 void		 redo_commit(struct redo *, uint64_t, uint64_t, uint64_t);
-void		 redo_tick(struct redo *, uint64_t, uint64_t,
-		     const struct source *);
+void		 redo_tick(struct redo *, uint64_t, uint64_t);
 int		 redo_busy(const struct redo *);
 uint64_t	 redo_busy_ns(const struct redo *, uint64_t);
 int		 redo_wait_ms(const struct redo *, uint64_t);

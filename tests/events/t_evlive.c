@@ -232,7 +232,7 @@ live_read(struct live *l, const uint8_t *bytes, size_t n)
 	if (l->r != NULL) {
 		redo_commit(l->r, proto_dec_offset(l->dec), l->wall,
 		    l->newest);
-		redo_tick(l->r, l->wall, 1, NULL);
+		redo_tick(l->r, l->wall, 1);
 	} else
 		spill_commit(l->sp, proto_dec_offset(l->dec));
 	memset(rbuf, 0xa5, sizeof rbuf);
@@ -835,7 +835,7 @@ check_redo(const char *path, const struct all *a, const uint8_t *b,
 			found++;
 		} else if (es == EVL_ERROR)
 			bad++;
-		redo_tick(lv.r, lv.wall, 1, NULL);
+		redo_tick(lv.r, lv.wall, 1);
 	}
 	redo_finish(lv.r);
 	model_flush(lv.m);

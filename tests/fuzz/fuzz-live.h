@@ -81,7 +81,7 @@ live_feed(struct live *l, uint8_t *buf, const uint8_t *p, size_t n)
 	}
 	l->wall += 10000000;
 	redo_commit(l->r, proto_dec_offset(l->dec), l->wall, l->newest);
-	redo_tick(l->r, l->wall, 1, NULL);
+	redo_tick(l->r, l->wall, 1);
 	memset(buf, 0xa5, FUZZ_DEC);
 }
 

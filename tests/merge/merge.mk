@@ -2,7 +2,7 @@
 # whether the single pass or the two passes run, with chunks and holds of
 # many sizes; feed.c, with its reader thread and without, and with slabs of
 # 7 events (so that the ring wraps often), the same again, under ASan and
-# UBSan, and under TSan; feed_ready() (t_feedready); reader_seek() goes on with exactly the events
+# UBSan, and under TSan; reader_seek() goes on with exactly the events
 # after (tests/merge/merge.sh).  t_faults: damaged and shrinking files.
 MERGE_T_CC = $(SAN_CC) $(CPPFLAGS) -DREADER_DEBUG -O1 -g $(ASAN)
 MERGE_T_PROTO := $(call asan_obj,$(PROTO_SRC))
@@ -40,10 +40,6 @@ COMMA := ,
 build/merge/t_faults: tests/merge/t_faults.c $(READER_SRC) $(READER_HDR) src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
 	$(MERGE_T_CC) -o $@ tests/merge/t_faults.c $(READER_SRC) src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
 
-build/merge/t_feedready: tests/merge/t_feedready.c tests/tap.h $(READER_SRC) $(READER_HDR) src/read/feed.c src/evtop.h $(MERGE_T_PROTO)
-	@mkdir -p $(@D)
-	$(MERGE_T_CC) -o $@ tests/merge/t_feedready.c $(READER_SRC) src/read/feed.c $(MERGE_T_PROTO) $(LDLIBS)
-
 # feed.c under ThreadSanitizer, with slabs of 7 events, and every file's
 # scan in two halves.
 build/merge/t_feed-tsan: tests/merge/t_merge.c $(READER_SRC) $(READER_HDR) src/read/feed.c src/evtop.h $(call tsan_obj,$(PROTO_SRC))
@@ -57,8 +53,7 @@ build/merge/t_feed-tsan: tests/merge/t_merge.c $(READER_SRC) $(READER_HDR) src/r
 build/merge/t_join build/merge/t_join-g2: build/merge/t_join%: tests/merge/t_join.c tests/merge/rnd.h $(READER_SRC) $(READER_HDR) src/evtop.h tests/tap.h $(MERGE_T_PROTO)
 	$(MERGE_T_CC) $(if $*,-DREADER_GROUP=2) -o $@ tests/merge/t_join.c $(filter-out src/read/reader-scan.c,$(READER_SRC)) $(MERGE_T_PROTO) $(LDLIBS)
 
-check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_faults build/merge/t_feed-tsan build/merge/t_join build/merge/t_join-g2 build/merge/t_feedready
-	build/merge/t_feedready | grep -v '^ok '
+check-merge: build/merge/mksynth $(MERGE_T_BINS) build/merge/t_faults build/merge/t_feed-tsan build/merge/t_join build/merge/t_join-g2
 	build/merge/t_join 100000 | grep -v '^ok '
 	build/merge/t_join-g2 100000 | grep -v '^ok '
 	tests/merge/merge.sh build/merge $(MODEL_FILES)
