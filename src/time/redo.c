@@ -862,8 +862,12 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 				}
 				continue;
 			}
-			/* In order after the run's: as if they came now. */
+			/* In order after the run's: as if they came now
+			 * (any older than what the tail released, left to
+			 * the next correction as the late events they
+			 * are, not counted late where they land). */
 			r->tail = 1;
+			redo_defer(r);
 			redo_give_kept(r);
 			return 0;
 		}
@@ -876,8 +880,10 @@ redo_slice_in(struct redo *r, uint64_t start, uint64_t budget)
 		r->since_ckpt += k;
 		if (k < n) {
 			/* The newest go through the buffer, as events
-			 * arriving do, for those still to come. */
+			 * arriving do, for those still to come; late ones
+			 * among what comes then are left to us. */
 			r->tail = 1;
+			redo_defer(r);
 			for (; k < n; k++)
 				model_apply(r->m, ev[k]);
 		}
