@@ -130,6 +130,11 @@ struct reader	*reader_open_own(const char *, uint64_t, uint64_t, char **);
 void		 reader_free(struct reader *);
 enum proto_res	 reader_next(struct reader *, struct proto_ev *);
 size_t		 reader_next_n(struct reader *, struct proto_ev *, size_t);
+size_t		 reader_next_frames(struct reader *, struct proto_frame *,
+		     size_t);
+size_t		 reader_frames_dec(const struct reader *,
+		     const struct proto_frame *, size_t, struct proto_ev *);
+void		 reader_frames_fail(struct reader *, const struct proto_frame *);
 int		 reader_seek(struct reader *, uint64_t, uint64_t);
 void		 reader_rest(struct reader *);
 void		 reader_tell(const struct reader *, uint64_t *, uint64_t *);

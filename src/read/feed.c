@@ -4,32 +4,33 @@
  * (src/time/travel.c) a slab at a time: on a thread of their own
  * (feed_new(r, 1), what both ask), or on the caller's.
  *
- * The thread splits a replay in two with nothing shared but finished
- * events: framing, merging and decoding (about 131 instructions an event
- * on the GHC logs) on one core; the model and its output (about 114) on
- * the other.  Slabs of 2048 events (360 KB) make the hand-offs few
- * (14,700 on ghc-n2), so a side that finds nothing polls only briefly,
+ * The thread splits a replay in two with nothing shared but frames (an
+ * event's time, place, size and capability: 24 bytes): framing and merging
+ * (about 66 instructions an event on the GHC logs, most of them waiting on
+ * memory) on one core; decoding (65) and the model and its output (114) on
+ * the other, FEED_DEC events at a time into a buffer that stays in that
+ * core's cache.  Handing over decoded events instead (176 bytes each) cost
+ * more than it gave: the stores into slabs the other core had just read
+ * made the decoder five times slower there, and `--batch` on two cores
+ * took 0.88-0.97 s on ghc-n2 where one core took 0.63 s; frames: 0.45-0.51 s
+ * (tests/bench/MEASURED.md).  Slabs of 2048 events make the hand-offs few
+ * (13,000 on ghc-n2), so a side that finds nothing polls only briefly,
  * then sleeps: polling long (16,384 times) with 256-event slabs, a side
  * that was descheduled stalled the other, 2-7 times slower with one other
  * busy process on two cores.  (A reader that waits for room while the
  * caller takes slabs flat out yields its core instead: feed_wait_room().)
- * Measured on a 2-core machine, ghc-n2 (30 M events): 0.86-1.08 s
- * against 1.39-1.49 s on one thread when quiet; 1.56-1.82 s against
- * 1.39-1.54 s with one other process busy, 2.4-3.3 s against 2.7-3.0 s
- * with three.  (Earlier machines found the thread did not pay; handing
- * over frames and decoding on the model's side instead moves a seventh
- * of the bytes but leaves that side 168 of the 215 instructions an
- * event.)
  *
  * Ownership keeps it simple: once feed_new() returns, the reader thread
- * alone touches the reader; the caller alone touches the model.  They
- * share FEED_SLABS slabs of FEED_N events and two counters, each written
- * by one side only, and a slab is in one hand at a time: the reader fills
- * slab `filled % FEED_SLABS` while fewer than FEED_SLABS are unreleased,
- * the caller reads slab `taken % FEED_SLABS` and releases it when it asks
- * for the next.  The events' borrowed pointers point into the reader's
- * mapping, which lives until reader_free().  After feed_free() the reader
- * is the caller's again (for reader_error()).
+ * alone touches the reader, save what never changes while it reads (the
+ * types and the mapping, which reader_frames_dec() reads); the caller
+ * alone touches the model.  They share FEED_SLABS slabs of FEED_N events
+ * and two counters, each written by one side only, and a slab is in one
+ * hand at a time: the reader fills slab `filled % FEED_SLABS` while fewer
+ * than FEED_SLABS are unreleased, the caller reads slab `taken %
+ * FEED_SLABS` and releases it when it asks for the next.  The events'
+ * borrowed pointers point into the reader's mapping, which lives until
+ * reader_free().  After feed_free() the reader is the caller's again (for
+ * reader_error(), which then says why a frame did not decode).
  *
  * Without the thread (feed_new(r, 0), when none can be started, when the
  * process may run on one core only, or when the reader's events do not
@@ -63,6 +64,9 @@
 #ifndef FEED_SPIN
 #define FEED_SPIN	256		/* polls before a wait sleeps */
 #endif
+#ifndef FEED_DEC
+#define FEED_DEC	256		/* frames decoded at once: 45 KB */
+#endif
 #ifndef FEED_YIELD_NS
 #define FEED_YIELD_NS	500000		/* see feed_wait_room() */
 #endif
@@ -76,6 +80,7 @@ struct feed_slab {
 	union {
 		alignas(64) struct proto_ev ev[FEED_N];
 		const struct proto_ev *p[FEED_N];	/* fill_p's */
+		struct proto_frame fr[FEED_N];	/* a reader's, threaded */
 	} u;
 };
 
@@ -85,6 +90,7 @@ struct feed {
 	feed_fill_p_fn	*fill_p;
 	void		*arg;
 	int		 threaded;
+	int		 frames;	/* the slabs hold rd's frames */
 	pthread_t	 thread;
 	/* Slabs counted since the start: the reader alone writes filled,
 	 * the caller alone taken (each on a cache line of its own). */
@@ -104,6 +110,13 @@ struct feed {
 	alignas(64) int	 holding;	/* slab taken is being read */
 	int		 end;
 	uint64_t	 sync;		/* slabs filled without the thread */
+	/* A threaded reader's slabs hold frames, decoded here a few at a
+	 * time (see feed_next()): the slab being decoded, and how far. */
+	struct feed_slab *cur;
+	size_t		 di;
+	int		 failed;	/* bad is a frame that did not decode */
+	struct proto_frame bad;
+	alignas(64) struct proto_ev dec[FEED_DEC];
 
 	/* Last: a pointer feed's never touches most of its pages. */
 	struct feed_slab slab[FEED_SLABS];
@@ -231,6 +244,8 @@ feed_fill(struct feed *f, struct feed_slab *s, uint64_t slab,
 {
 	if (f->fill_p != NULL)
 		return f->fill_p(f->arg, s->u.p, FEED_N, slab, released);
+	if (f->frames)
+		return reader_next_frames(f->rd, s->u.fr, FEED_N);
 	return f->fill(f->arg, s->u.ev, FEED_N, slab, released);
 }
 
@@ -279,16 +294,20 @@ feed_start(feed_fill_fn *fill, feed_fill_p_fn *fill_p, void *arg,
 	f->fill = fill;
 	f->fill_p = fill_p;
 	f->arg = arg;
+	if (fill == feed_fill_reader)
+		f->rd = arg;
 	if (!threaded || !reader_cores())
 		return f;
 	/* (With default attributes these cannot fail.) */
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->filled_cv, NULL);
 	pthread_cond_init(&f->room_cv, NULL);
+	f->frames = f->rd != NULL;	/* before the thread reads it */
 	if (reader_thread(&f->thread, feed_reader, f) == 0) {
 		f->threaded = 1;
 		return f;
 	}
+	f->frames = 0;
 	pthread_cond_destroy(&f->room_cv);
 	pthread_cond_destroy(&f->filled_cv);
 	pthread_mutex_destroy(&f->mu);
@@ -307,13 +326,8 @@ feed_new_fill_p(feed_fill_p_fn *fill_p, void *arg, int threaded)
 struct feed *
 feed_new(struct reader *r, int threaded)
 {
-	struct feed	*f;
-
-	f = feed_start(feed_fill_reader, NULL, r, threaded &&
+	return feed_start(feed_fill_reader, NULL, r, threaded &&
 	    reader_lasting(r));
-	if (f != NULL)
-		f->rd = r;
-	return f;
 }
 
 /* The next slab, or NULL at the end. */
@@ -360,11 +374,35 @@ size_t
 feed_next(struct feed *f, const struct proto_ev **ev)
 {
 	struct feed_slab *s;
+	size_t		  c, d;
 
-	if ((s = feed_take(f)) == NULL)
+	if (!f->frames) {
+		if ((s = feed_take(f)) == NULL)
+			return 0;
+		*ev = s->u.ev;
+		return s->n;
+	}
+	/* Frames: decoded FEED_DEC at a time into a buffer that stays in
+	 * this core's cache (decoded on the reader's thread, 176 bytes an
+	 * event crossed between the cores, and the stores into slabs the
+	 * other core had just read cost more than the decoding). */
+	if (f->end)
 		return 0;
-	*ev = s->u.ev;
-	return s->n;
+	if (f->cur == NULL || f->di == f->cur->n) {
+		if ((f->cur = feed_take(f)) == NULL)
+			return 0;
+		f->di = 0;
+	}
+	c = f->cur->n - f->di < FEED_DEC ? f->cur->n - f->di : FEED_DEC;
+	d = reader_frames_dec(f->rd, f->cur->u.fr + f->di, c, f->dec);
+	f->di += d;
+	if (d < c) {
+		f->failed = 1;
+		f->bad = f->cur->u.fr[f->di];
+		f->end = 1;
+	}
+	*ev = f->dec;
+	return d;
 }
 
 /* The next pointers to events, of a feed_new_fill_p() feed. */
@@ -393,5 +431,7 @@ feed_free(struct feed *f)
 		pthread_cond_destroy(&f->filled_cv);
 		pthread_mutex_destroy(&f->mu);
 	}
+	if (f->failed)
+		reader_frames_fail(f->rd, &f->bad);
 	free(f);
 }

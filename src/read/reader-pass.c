@@ -256,13 +256,38 @@ reader_fast_round(struct reader *m, struct reader_fast *f)
 	return 1;
 }
 
+/* Why frame e failed to decode, and no events after it. */
+void
+reader_fast_fail(struct reader *m, struct reader_fast *f,
+    const struct proto_frame *e)
+{
+	char	msg[160];
+
+	snprintf(msg, sizeof msg, "byte %llu: %s", (unsigned long long)e->off,
+	    proto_dec_frame_why(m->types, f->map, e));
+	reader_fail(m, msg);
+	f->all = 1;
+}
+
+/* Whether the mapping read zeros: then nothing more is given. */
+static int
+reader_fast_shrunk(struct reader *m, struct reader_fast *f)
+{
+	if (!reader_guard_shrunk(f))
+		return 0;
+	/* Some bytes read were the zeros mapped for them. */
+	m->error[0] = '\0';
+	reader_fail(m, "the file shrank while read");
+	f->all = 1;
+	return 1;
+}
+
 /* Up to n next events of the single pass into ev[], decoded in place. */
 size_t
 reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
     size_t n)
 {
 	const struct proto_frame *e;
-	char			 msg[160];
 	size_t			 k = 0, c, d, j;
 
 	while (k < n && !f->all) {
@@ -275,22 +300,32 @@ reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
 			ev[j].off += m->bias;
 		f->icur += d;
 		k += d;
-		if (d < c) {
-			snprintf(msg, sizeof msg, "byte %llu: %s",
-			    (unsigned long long)e[d].off,
-			    proto_dec_frame_why(m->types, f->map, e + d));
-			reader_fail(m, msg);
-			f->all = 1;
-		}
+		if (d < c)
+			reader_fast_fail(m, f, e + d);
 	}
-	if (reader_guard_shrunk(f)) {
-		/* Some bytes read were the zeros mapped for them. */
-		m->error[0] = '\0';
-		reader_fail(m, "the file shrank while read");
-		f->all = 1;
-		return 0;
+	return reader_fast_shrunk(m, f) ? 0 : k;
+}
+
+/*
+ * Up to n next frames of the single pass into fr[], in order, not
+ * decoded: feed.c's thread hands these (24 bytes an event, not the 176 of
+ * a decoded one) and the caller decodes them (reader_frames_dec()).
+ */
+size_t
+reader_fast_frames(struct reader *m, struct reader_fast *f,
+    struct proto_frame *fr, size_t n)
+{
+	size_t	k = 0, c;
+
+	while (k < n && !f->all) {
+		if (f->icur == f->ncur && !reader_fast_round(m, f))
+			break;
+		c = f->ncur - f->icur < n - k ? f->ncur - f->icur : n - k;
+		memcpy(fr + k, f->cur + f->icur, c * sizeof *fr);
+		f->icur += c;
+		k += c;
 	}
-	return k;
+	return reader_fast_shrunk(m, f) ? 0 : k;
 }
 
 /*

@@ -349,6 +349,10 @@ void	reader_fast_unbufs(struct reader_fast *f);
 /* reader-pass.c: the single pass */
 size_t	reader_fast_next(struct reader *m, struct reader_fast *f,
 	    struct proto_ev *ev, size_t n);
+size_t	reader_fast_frames(struct reader *m, struct reader_fast *f,
+	    struct proto_frame *fr, size_t n);
+void	reader_fast_fail(struct reader *m, struct reader_fast *f,
+	    const struct proto_frame *e);
 void	reader_fast_seek(struct reader_fast *f, uint64_t time, uint64_t off);
 
 #endif

@@ -323,6 +323,55 @@ reader_next_n(struct reader *m, struct proto_ev *ev, size_t n)
 	return k;
 }
 
+/*
+ * Up to n next frames into fr[], in the order reader_next_n() gives their
+ * events, for a reader whose events last (reader_lasting()): framed and
+ * ordered on feed.c's thread, decoded on the caller's by
+ * reader_frames_dec().  0 at the end.
+ */
+size_t
+reader_next_frames(struct reader *m, struct proto_frame *fr, size_t n)
+{
+	size_t	k;
+
+	if (m->fast == NULL || n == 0)
+		return 0;
+	if ((k = reader_fast_frames(m, m->fast, fr, n)) > 0) {
+		atomic_fetch_add_explicit(&m->done, k, memory_order_relaxed);
+		m->last_time = fr[k - 1].time;
+		m->last_off = fr[k - 1].off;
+		m->given = 1;
+	}
+	return k;
+}
+
+/*
+ * Decode n frames of reader_next_frames() into ev[]: how many decoded, n
+ * unless frame [return] is bad (reader_frames_fail() says why).  Reads
+ * only what the reader's thread never writes (the types, the mapping), so
+ * it runs beside it.
+ */
+size_t
+reader_frames_dec(const struct reader *m, const struct proto_frame *fr,
+    size_t n, struct proto_ev *ev)
+{
+	size_t	d, j;
+
+	d = proto_dec_frames(m->types, m->fast->map, fr, n, ev);
+	for (j = 0; m->bias != 0 && j < d; j++)
+		ev[j].off += m->bias;
+	return d;
+}
+
+/* The reader's error for a frame reader_frames_dec() could not decode;
+ * it gives nothing more.  (The reader is the caller's again.) */
+void
+reader_frames_fail(struct reader *m, const struct proto_frame *bad)
+{
+	if (m->fast != NULL)
+		reader_fast_fail(m, m->fast, bad);
+}
+
 enum proto_res
 reader_next(struct reader *m, struct proto_ev *ev)
 {
