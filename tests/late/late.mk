@@ -73,10 +73,7 @@ check-late-tui: evtop $(LATE_DIR)/delay build/tests/sources/fakeprod build/bench
 	    build/tests/sources/fakeprod build/bench/mklog; fi
 
 CHECKS	+= check-late check-late-san check-late-tui
-# Keys answered under late blocks are measured with the two cores to
-# itself as far as make -j2 allows: after the other late tests, before the
-# real programs' (in CI beside check-late its median key went 20 ms to 59).
-check-late-tui: | check-late check-late-san
+# (check-late-tui runs after every other check: see GNUmakefile.)
 .PHONY: check-late check-late-san check-late-tui
 
 # What late events cost on the real program's logs (make bench records

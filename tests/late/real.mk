@@ -40,7 +40,7 @@ $(LATE_BUSY96): tests/bench/busy.hs
 		rc=$$?; rm -rf "$$w"; exit $$rc; \
 	fi
 
-check-late-real: evtop $(LATE_BUSY) $(LATE_BUSY96) | check-late-tui
+check-late-real: evtop $(LATE_BUSY) $(LATE_BUSY96)
 	tests/late/real.sh ./evtop $(LATE_BUSY) $(LATE_BUSY96)
 
 check-late-lag: evtop
