@@ -114,6 +114,25 @@ reader_drop(const uint8_t *map, uint64_t from, uint64_t to)
 		madvise((void *)(map + from), to - from, MADV_DONTNEED);
 }
 
+/* Map [from, from + n) of a mapping of size bytes now, rather than a
+ * fault at a time as it is read; where the kernel cannot, it is read as
+ * before. */
+void
+reader_populate(const uint8_t *map, uint64_t from, uint64_t n, uint64_t size)
+{
+#ifdef MADV_POPULATE_READ
+	uint64_t	pg = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (from >= size)
+		return;
+	if (n > size - from)
+		n = size - from;
+	n += from & (pg - 1);
+	from &= ~(pg - 1);
+	(void)madvise((void *)(map + from), n, MADV_POPULATE_READ);
+#endif
+}
+
 /* Map the file and take SIGBUS for it: -1 if it cannot be. */
 int
 reader_fast_map(struct reader *m, struct reader_fast *f)

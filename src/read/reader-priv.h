@@ -43,6 +43,9 @@
 /* A history's files (reader_open_own()): several are read at once, on
  * top of a live model, and little is read again; 8 MB each kept 30 MB of
  * their pages mapped, 60 MB in all with a late capability's blocks. */
+#ifndef READER_POP
+#define READER_POP	(1u << 20)	/* mapped ahead at once */
+#endif
 #ifndef READER_DROP_OWN
 #define READER_DROP_OWN	(1 << 20)
 #endif
@@ -199,6 +202,7 @@ struct reader_fstream {
 	int32_t		 cap;		/* as events carry it */
 	unsigned	 i, ready, n;	/* next out, sorted out, framed */
 	uint64_t	 drop, mark;	/* pages before drop are let go; then mark */
+	uint64_t	 pop;		/* pages mapped ahead up to here */
 	/* The scan's check: the newest time of its groups before the last
 	 * two, the last one's, and the current's. */
 	uint64_t	 floor, gprev, gcur;
@@ -317,6 +321,8 @@ reader_fbefore(const struct proto_frame *a, const struct proto_frame *b)
 /* reader-bytes.c: the file's bytes, its mapping, errors */
 void	reader_cut(struct reader *m, uint64_t at, uint64_t n);
 void	reader_drop(const uint8_t *map, uint64_t from, uint64_t to);
+void	reader_populate(const uint8_t *map, uint64_t from, uint64_t n,
+	    uint64_t size);
 void	reader_fail(struct reader *m, const char *why);
 int	reader_fast_map(struct reader *m, struct reader_fast *f);
 void	reader_fast_unmap(struct reader_fast *f, uint64_t size);
