@@ -79,3 +79,21 @@ screen_has() {
 	sed 's/^/#   |/' "$TMP/$1.screen" >&2
 	return 1
 }
+
+# key_own <LOG: "N median MS worst MS" of evtop's own key times (--log's
+# "key answered within": from the earliest the key can have come, the end
+# of the wait before the one that saw it or of the wait it ended, to its
+# frame written).  tmux's send-keys and capture-pane are processes, each
+# 5-10 ms to start on a 2-core VM and more beside a busy evtop: the times
+# through tmux are evtop's plus 30-60 ms of the harness's own.
+key_own() {
+	grep -o 'key answered within [0-9.]*' | awk '{ print $4 }' |
+	    sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "0 median - worst -";
+	    else printf "%d median %.0f worst %.0f\n", NR, v[int((NR + 1) / 2)], v[NR] }'
+}
+# key_own_ok "N median MS worst MS" SENT: every key timed, median <= 50,
+# worst <= 150.
+key_own_ok() {
+	set -- $1 $2
+	[ "$1" -ge "$6" ] && [ "$3" != - ] && [ "$3" -le 50 ] && [ "$5" -le 150 ]
+}

@@ -18,6 +18,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	char		*cause = NULL;
 	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
 	int		 sigquit;
+	int		 waiting;
 	uint64_t	 now;
 
 	if (loop_init(&l, opts, &cause) != 0) {
@@ -59,6 +60,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	ui->draw(l.ui, l.model, &l.st, 1);
 	l.changed = 0;
 	l.next_draw = now + LOOP_DRAW_NS;
+	l.polled = now;
 
 	while (!l.quit) {
 		now = source_now();
@@ -73,12 +75,20 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		pfd[n++].events = POLLIN;
 		pfd[n].fd = ui->fd(l.ui);
 		pfd[n++].events = POLLIN;
+		/* A key read after the wait came after the last wait's end if
+		 * it is there already; else it ended this wait (0: then its
+		 * end).  Its answer is timed from there: what evtop's work
+		 * made it wait, not the kernel's waking. */
+		waiting = poll(&pfd[1], 1, 0) > 0;
 		if (loop_wait(&l, 1, sig[0], pfd, n, &srci, timeout,
 		    &now) != 0) {
 			source_cause(&cause, "poll: %s", strerror(errno));
 			rc = 1;
 			break;
 		}
+		if ((pfd[1].revents & POLLIN) && l.key_since == 0)
+			l.key_since = waiting ? l.polled : now;
+		l.polled = now;
 		while ((a = (enum ui_action)ui->input(l.ui, (pfd[1].revents & (POLLIN|POLLHUP|
 		    POLLERR)) != 0, &cmd)) != UI_NONE) {
 			loop_action(&l, a, &cmd, now);
@@ -109,6 +119,14 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 			l.next_draw = loop_next_draw(now, source_now());
 		} else
 			ui->draw(l.ui, l.model, &l.st, 0);
+		/* (Not while a key is partly read: a lone Esc waits to be
+		 * told from the start of a sequence.) */
+		if (l.key_since != 0 && !loop_hold_draw(&l, now) &&
+		    ui->timeout_ms(l.ui) <= 0) {
+			loop_log(&l, "key answered within %.1f ms",
+			    (double)(source_now() - l.key_since) / 1e6);
+			l.key_since = 0;
+		}
 	}
 	ui->free(l.ui);
 	loop_unsignals(sig, 1);

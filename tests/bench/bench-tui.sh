@@ -14,6 +14,7 @@
 # end), whether every byte was read, and the time from a key (`?`) to the
 # help screen showing.
 set -eu
+. "$(dirname "$0")/../lib.sh"	# key_own
 EVTOP=$1 FAKEPROD=$2 LOG=$3
 shift 3
 command -v tmux >/dev/null || { echo "SKIPPED: bench-tui: tmux not installed"; exit 0; }
@@ -83,7 +84,7 @@ replay() {
 		grep -q ': replayed' $T/log 2>/dev/null && break
 		[ "$lat" -gt "$worst" ] && worst=$lat
 		n=$((n + 1))
-		$TM send-keys Escape
+		$TM send-keys '?'	# any key closes the help (Esc waits 50 ms to be told)
 		sleep 0.2
 		[ $(awk -v a=$t0 -v b=$(now) 'BEGIN { print (b - a > 600) }') = 1 ] && break
 	done
@@ -91,10 +92,13 @@ replay() {
 	$TM send-keys q
 	sleep 0.3
 	$TM kill-server 2>/dev/null || true
-	awk -v l="$(basename "$log")" -v a="$t0" -v b="$t1" -v e="$events" -v w="$worst" -v n="$n" 'BEGIN {
+	local own
+	own=$(key_own <$T/log)
+	awk -v l="$(basename "$log")" -v a="$t0" -v b="$t1" -v e="$events" -v w="$worst" -v n="$n" -v own="$own" 'BEGIN {
 		if (b == "") { printf "evtop TUI replay at *, %s: DID NOT END\n", l; exit }
-		printf "evtop TUI replay at * (120x40), %s: %.1f M events in %.2f s: %.1f M events/s, slowest of %d keys answered in %d ms\n",
-		    l, e / 1e6, b - a, e / (b - a) / 1e6, n, w
+		split(own, o, " ")
+		printf "evtop TUI replay at * (120x40), %s: %.1f M events in %.2f s: %.1f M events/s, slowest of %d keys answered in %d ms through tmux; evtop'"'"'s own times (--log) for %d keys: median %s ms, worst %s ms\n",
+		    l, e / 1e6, b - a, e / (b - a) / 1e6, n, w, o[1], o[3], o[5]
 	}'
 }
 for r in "$@"; do

@@ -9,11 +9,11 @@
 #  a. while the stream lasts, the pane shows the newest events and follows
 #     them (the title's newest time grows; the last row is that event);
 #  b. keys are answered within 50 ms while the stream lasts: Up, then Down
-#     and Up in turn, each timed from before `tmux send-keys` to the first
-#     capture that shows the cursor moved (the title's time in ns); the
-#     median and the worst are printed, the check is median <= 50 ms and
-#     worst <= 150 (under make -j2 check the other tests take the cores
-#     too: a worst of 62 ms was seen; the bench measures on its own);
+#     and Up in turn, each timed by evtop itself (its --log: every key
+#     timed, median <= 50 ms, worst <= 150; see key_own in tests/lib.sh)
+#     and through tmux, from before `tmux send-keys` to the first capture
+#     that shows the cursor moved (the title's time in ns): median <= 100
+#     ms (the harness's processes take 30-60 of it), worst <= 150;
 #  c. the stream read, End: the last rows are the recording's last lines,
 #     in order; Home: its first;
 #  d. / finds a marker (the first after the cursor, as in the recording),
@@ -76,7 +76,7 @@ start() {
 	local s=$1 w=$2 h=$3
 	shift 3
 	$T new-session -d -s "$s" -x "$w" -y "$h" "stty -a >$TMP/$s.before; \
-	    $EVTOP $* --unix $TMP/$s.sock; echo \$? >$TMP/$s.st; \
+	    $EVTOP $* --unix $TMP/$s.sock --log $TMP/$s.log; echo \$? >$TMP/$s.st; \
 	    stty -a >$TMP/$s.a; mv $TMP/$s.a $TMP/$s.after; echo EXITED; \
 	    exec cat"
 }
@@ -241,11 +241,15 @@ for geom in 80x24 200x60; do
 	ok "$geom: ... the last row is the newest event" \
 	    within 5 eval "screen_has $s '^ 9 Raw events +newest ' 1 && last_row $s"
 	# b. Keys while the stream lasts.
+	k0=$(wc -l <"$TMP/$s.log")
 	res=$(python3 $TMP/keys.py evlivep$$ $s 12)
 	echo "# $geom: $res"
 	set -- $res
-	ok "$geom: $2 keys answered while reading, median $4 ms (<= 50), worst $6 ms (<= 150)" \
-	    eval "[ \"$2\" -ge 6 ] && [ \"$4\" -le 50 ] && [ \"$6\" -le 150 ]"
+	ok "$geom: $2 keys answered while reading through tmux, median $4 ms (<= 100), worst $6 ms (<= 150)" \
+	    eval "[ \"$2\" -ge 6 ] && [ \"$4\" -le 100 ] && [ \"$6\" -le 150 ]"
+	own=$(tail -n +$((k0 + 1)) "$TMP/$s.log" | key_own)
+	ok "$geom: ... evtop's own times for them (--log): $own" \
+	    key_own_ok "$own" "$2"
 	# c. The whole stream read: End, Home.
 	ok "$geom: the whole log read ($size bytes recorded)" \
 	    within 20 recorded $s

@@ -9,11 +9,12 @@
 #      were put back in time order;
 #  (b) keys are answered within 50 ms throughout: `2` (zoom the GC pane)
 #      and `0` (back to the overview), one every 0.5 s while the stream
-#      lasts, each timed from just before `tmux send-keys` to the first
+#      lasts, each timed by evtop itself (its --log, see key_own: the
+#      check is every key timed, median <= 50 ms, worst <= 150) and
+#      through tmux, from just before `tmux send-keys` to the first
 #      capture of the pane showing the change (capture-pane polled in a
-#      tight loop); the median and the worst are printed, the check is
-#      median <= 50 ms and worst <= 150 (under make -j2 check the other
-#      tests take the cores too).  A capture takes 3-10 ms on a quiet machine (its
+#      tight loop): median <= 100 ms (the harness's processes take 30-60
+#      of it) and worst <= 150.  A capture takes 3-10 ms on a quiet machine (its
 #      median and worst are printed; under load a few take 40-60 ms), so
 #      a time is an upper bound, within about a capture's time; the worst
 #      key's lower bound (after send-keys returned, to the start of the
@@ -242,8 +243,11 @@ run() {
 	    sed -n 's/^corrected //p')" eval "echo \"\$res\" |
 	    grep -q '^corrected .*[Cc][Oo][Rr][Rr][Ee][Cc][Tt][Ee][Dd]'"
 	set -- $(echo "$res" | grep '^keys')
-	ok "${w}x$h: (b) $2 keys answered, median $4 ms (<= 50), worst $6 ms $7 $8 $9 (<= 150)" \
-	    eval "[ \"$2\" -ge 5 ] && [ \"$6\" != inf ] && [ \"$4\" -le 50 ] && [ \"$6\" -le 150 ]"
+	ok "${w}x$h: (b) $2 keys answered through tmux, median $4 ms (<= 100), worst $6 ms $7 $8 $9 (<= 150)" \
+	    eval "[ \"$2\" -ge 5 ] && [ \"$6\" != inf ] && [ \"$4\" -le 100 ] && [ \"$6\" -le 150 ]"
+	own=$(key_own <$d/log)
+	ok "${w}x$h: (b) evtop's own times for them (--log): $own" \
+	    key_own_ok "$own" "$2"
 	set -- $(echo "$res" | grep '^back')
 	ok "${w}x$h: (d) the event time shown never went back ($2 times)" \
 	    eq "$2" 0
