@@ -1299,13 +1299,14 @@ proto_dec_at(const struct proto_dec *d, const void *buf, size_t avail,
 
 /*
  * Events already framed: f[0..n), each at base + f->off, into ev[0..),
- * until one whose fields do not parse.  How many were decoded; if fewer
- * than n, proto_dec_frame_why() says why f[that many] was not.  (One call
- * for many events; its arguments all in registers.)
+ * their fields too if full, until one whose fields do not parse.  How many
+ * were decoded; if fewer than n, proto_dec_frame_why() says why f[that
+ * many] was not.  (One call for many events; its arguments all in
+ * registers.)
  */
-size_t
-proto_dec_frames(const struct proto_dec *d, const uint8_t *base,
-    const struct proto_frame *f, size_t n, struct proto_ev *ev)
+static inline __attribute__((always_inline)) size_t
+dec_frames(const struct proto_dec *d, const uint8_t *base,
+    const struct proto_frame *f, size_t n, struct proto_ev *ev, int full)
 {
 	const int32_t	*sizes = d->types->size;
 	const uint16_t	*kinds = d->types->kind;
@@ -1328,10 +1329,38 @@ proto_dec_frames(const struct proto_dec *d, const uint8_t *base,
 		ev->cap = f->cap;
 		/* Fixed-size and empty: no fields (a kind that has some is
 		 * declared with room for them, see proto_fields_kind). */
-		if ((var || ev->len != 0) && fields(ev) != NULL)
+		if (full && (var || ev->len != 0) && fields(ev) != NULL)
 			break;
 	}
 	return i;
+}
+
+size_t
+proto_dec_frames(const struct proto_dec *d, const uint8_t *base,
+    const struct proto_frame *f, size_t n, struct proto_ev *ev)
+{
+	return dec_frames(d, base, f, n, ev, 1);
+}
+
+/*
+ * The same but the fields (ev->u), which proto_dec_rest() reads later,
+ * on another thread (src/read/feed.c): all n.
+ */
+size_t
+proto_dec_heads(const struct proto_dec *d, const uint8_t *base,
+    const struct proto_frame *f, size_t n, struct proto_ev *ev)
+{
+	return dec_frames(d, base, f, n, ev, 0);
+}
+
+/* The fields of an event proto_dec_heads() gave: NULL, or why they do
+ * not parse. */
+const char *
+proto_dec_rest(struct proto_ev *ev)
+{
+	int	var = ev->size - ev->len == 12;
+
+	return var || ev->len != 0 ? fields(ev) : NULL;
 }
 
 /* Why proto_dec_frames() stopped at f. */

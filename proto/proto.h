@@ -285,6 +285,9 @@ long		  proto_dec_at(const struct proto_dec *, const void *, size_t,
 		      int32_t, struct proto_ev *, const char **);
 size_t		  proto_dec_frames(const struct proto_dec *, const uint8_t *,
 		      const struct proto_frame *, size_t, struct proto_ev *);
+size_t		  proto_dec_heads(const struct proto_dec *, const uint8_t *,
+		      const struct proto_frame *, size_t, struct proto_ev *);
+const char	 *proto_dec_rest(struct proto_ev *);
 const char	 *proto_dec_frame_why(const struct proto_dec *,
 		      const uint8_t *, const struct proto_frame *);
 const int32_t	 *proto_dec_sizes(const struct proto_dec *);

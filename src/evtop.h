@@ -130,6 +130,7 @@ struct reader	*reader_open_own(const char *, uint64_t, uint64_t, char **);
 void		 reader_free(struct reader *);
 enum proto_res	 reader_next(struct reader *, struct proto_ev *);
 size_t		 reader_next_n(struct reader *, struct proto_ev *, size_t);
+size_t		 reader_next_heads(struct reader *, struct proto_ev *, size_t);
 size_t		 reader_next_frames(struct reader *, struct proto_frame *,
 		     size_t);
 size_t		 reader_frames_dec(const struct reader *,
@@ -155,9 +156,10 @@ struct feed;
 typedef size_t	 feed_fill_p_fn(void *, const struct proto_ev **, size_t,
 		     uint64_t, uint64_t);
 struct feed	*feed_new(struct reader *, int);
-struct feed	*feed_new_fill_p(feed_fill_p_fn *, void *, int);
+struct feed	*feed_new_fill_p(feed_fill_p_fn *, void *, int, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
 size_t		 feed_next_p(struct feed *, const struct proto_ev *const **);
+const char	*feed_error(const struct feed *);
 void		 feed_free(struct feed *);
 
 /* export.c: profiles out; win is an enum model_win. */

@@ -43,6 +43,9 @@
  * the events of slab k, and what they borrow, may go once released > k.
  * A live source's history (src/time/redo.c), read from several files at
  * once, keeps its buffers and readers so: 176 bytes an event not copied.
+ * With heads, fill_p's events lack their fields (proto_dec_heads()): the
+ * caller copies them FEED_DEC at a time and reads the fields into the
+ * copies, the bytes written on its own core (feed_next_p()).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -117,6 +120,11 @@ struct feed {
 	int		 failed;	/* bad is a frame that did not decode */
 	struct proto_frame bad;
 	alignas(64) struct proto_ev dec[FEED_DEC];
+	/* A fill_p feed of heads (see feed_new_fill_p()): pointers to dec,
+	 * completed here, and why one's fields did not parse. */
+	int		 heads;
+	const struct proto_ev *decp[FEED_DEC];
+	char		 why[160];
 
 	/* Last: a pointer feed's never touches most of its pages. */
 	struct feed_slab slab[FEED_SLABS];
@@ -317,9 +325,13 @@ feed_start(feed_fill_fn *fill, feed_fill_p_fn *fill_p, void *arg,
 /* Start filling from fill_p(arg, ...), on a thread if threaded and there
  * is a core for it. */
 struct feed *
-feed_new_fill_p(feed_fill_p_fn *fill_p, void *arg, int threaded)
+feed_new_fill_p(feed_fill_p_fn *fill_p, void *arg, int threaded, int heads)
 {
-	return feed_start(NULL, fill_p, arg, threaded);
+	struct feed	*f;
+
+	if ((f = feed_start(NULL, fill_p, arg, threaded)) != NULL)
+		f->heads = heads;
+	return f;
 }
 
 /* Start reading r; threaded = 0 reads in feed_next() instead. */
@@ -409,12 +421,49 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 size_t
 feed_next_p(struct feed *f, const struct proto_ev *const **ev)
 {
-	struct feed_slab *s;
+	const struct proto_ev *const *p;
+	const char	 *why;
+	size_t		  c, i;
 
-	if ((s = feed_take(f)) == NULL)
+	if (!f->heads) {
+		if ((f->cur = feed_take(f)) == NULL)
+			return 0;
+		*ev = f->cur->u.p;
+		return f->cur->n;
+	}
+	/* Heads: copied here FEED_DEC at a time, their fields read into
+	 * the copies (see feed_next()). */
+	if (f->end)
 		return 0;
-	*ev = s->u.p;
-	return s->n;
+	if (f->cur == NULL || f->di == f->cur->n) {
+		if ((f->cur = feed_take(f)) == NULL)
+			return 0;
+		f->di = 0;
+	}
+	p = f->cur->u.p + f->di;
+	c = f->cur->n - f->di < FEED_DEC ? f->cur->n - f->di : FEED_DEC;
+	for (i = 0; i < c; i++) {
+		/* (Not the fields' lines: the other core left them.) */
+		memcpy(&f->dec[i], p[i], offsetof(struct proto_ev, u));
+		if ((why = proto_dec_rest(&f->dec[i])) != NULL) {
+			snprintf(f->why, sizeof f->why, "byte %llu: %s",
+			    (unsigned long long)f->dec[i].off, why);
+			f->end = 1;
+			break;
+		}
+		f->decp[i] = &f->dec[i];
+	}
+	f->di += i;
+	*ev = f->decp;
+	return i;
+}
+
+/* Why a feed of heads ended early (an event's fields did not parse), or
+ * NULL. */
+const char *
+feed_error(const struct feed *f)
+{
+	return f->why[0] != '\0' ? f->why : NULL;
 }
 
 /* Stop the thread if it still runs; the reader is the caller's again. */

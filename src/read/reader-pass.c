@@ -291,10 +291,11 @@ reader_fast_shrunk(struct reader *m, struct reader_fast *f)
 	return 1;
 }
 
-/* Up to n next events of the single pass into ev[], decoded in place. */
+/* Up to n next events of the single pass into ev[], decoded in place,
+ * their fields too if full (else see proto_dec_heads()). */
 size_t
 reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
-    size_t n)
+    size_t n, int full)
 {
 	const struct proto_frame *e;
 	size_t			 k = 0, c, d, j;
@@ -304,7 +305,8 @@ reader_fast_next(struct reader *m, struct reader_fast *f, struct proto_ev *ev,
 			break;
 		e = f->cur + f->icur;
 		c = f->ncur - f->icur < n - k ? f->ncur - f->icur : n - k;
-		d = proto_dec_frames(m->types, f->map, e, c, ev + k);
+		d = full ? proto_dec_frames(m->types, f->map, e, c, ev + k) :
+		    proto_dec_heads(m->types, f->map, e, c, ev + k);
 		for (j = k; m->bias != 0 && j < k + d; j++)
 			ev[j].off += m->bias;
 		f->icur += d;

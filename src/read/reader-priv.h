@@ -354,7 +354,7 @@ void	reader_fast_unbufs(struct reader_fast *f);
 
 /* reader-pass.c: the single pass */
 size_t	reader_fast_next(struct reader *m, struct reader_fast *f,
-	    struct proto_ev *ev, size_t n);
+	    struct proto_ev *ev, size_t n, int full);
 size_t	reader_fast_frames(struct reader *m, struct reader_fast *f,
 	    struct proto_frame *fr, size_t n);
 void	reader_fast_fail(struct reader *m, struct reader_fast *f,

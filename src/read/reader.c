@@ -303,15 +303,15 @@ reader_free(struct reader *m)
  * borrowed pointers last until the next call, or, when reader_lasting()
  * says so, until reader_free().
  */
-size_t
-reader_next_n(struct reader *m, struct proto_ev *ev, size_t n)
+static size_t
+reader_next_in(struct reader *m, struct proto_ev *ev, size_t n, int full)
 {
 	size_t	k;
 
 	if (n == 0)
 		return 0;
 	if (m->fast != NULL)
-		k = reader_fast_next(m, m->fast, ev, n);
+		k = reader_fast_next(m, m->fast, ev, n, full);
 	else if ((k = m->out.v != NULL && reader_heap_pop(m, &m->out, ev)))
 		ev->off += m->bias;
 	if (k > 0) {
@@ -321,6 +321,23 @@ reader_next_n(struct reader *m, struct proto_ev *ev, size_t n)
 		m->given = 1;
 	}
 	return k;
+}
+
+size_t
+reader_next_n(struct reader *m, struct proto_ev *ev, size_t n)
+{
+	return reader_next_in(m, ev, n, 1);
+}
+
+/*
+ * The same, but in the single pass each event's fields are left for
+ * proto_dec_rest() (a history's thread leaves them to the model's: see
+ * src/time/spill-cur.c); the two passes give them whole.
+ */
+size_t
+reader_next_heads(struct reader *m, struct proto_ev *ev, size_t n)
+{
+	return reader_next_in(m, ev, n, 0);
 }
 
 /*

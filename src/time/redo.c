@@ -321,12 +321,18 @@ redo_fill(void *arg, const struct proto_ev **ev, size_t max, uint64_t slab,
 static void
 redo_unlend(struct redo *r)
 {
+	char	why[160];
+
 	if (r->feed == NULL)
 		return;
+	snprintf(why, sizeof why, "%s", feed_error(r->feed) != NULL ?
+	    feed_error(r->feed) : "");
 	feed_free(r->feed);
 	r->feed = NULL;
 	if (spill_unlend(r->sp))
 		r->here = 1;
+	if (why[0] != '\0')
+		spill_lent_failed(r->sp, why);
 }
 
 /* A run's next events, at *ev: from the thread, or read here. */
@@ -338,7 +344,7 @@ redo_take(struct redo *r, const struct proto_ev *const **ev)
 	if (!r->here && r->feed == NULL) {
 		spill_lend(r->sp);
 		if ((r->feed = feed_new_fill_p(redo_fill, r->sp,
-		    REDO_THREAD)) == NULL) {
+		    REDO_THREAD, 1)) == NULL) {
 			(void)spill_unlend(r->sp);
 			r->here = 1;
 		}

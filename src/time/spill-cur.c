@@ -399,7 +399,11 @@ spill_fill(struct spill_cur *c, struct spill_rd *r)
 		r->ev = r->buf->ev;
 	}
 	r->i = 0;
-	if ((r->n = reader_next_n(r->rd, r->ev, SPILL_N)) == 0) {
+	/* Lent, the fields are left to the borrower's caller (feed.c):
+	 * decoded here, 176 bytes an event were written over lines that
+	 * core had just read. */
+	if ((r->n = c->lent ? reader_next_heads(r->rd, r->ev, SPILL_N) :
+	    reader_next_n(r->rd, r->ev, SPILL_N)) == 0) {
 		/* Read to its end: its pages go now, not at the run's end
 		 * (a run over the whole history would map all of it).  The
 		 * spill's own cursor keeps the reader's scan, for the next

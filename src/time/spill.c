@@ -467,6 +467,18 @@ spill_failed(const struct spill *sp)
 	return sp->cur->bad;
 }
 
+/* The cursor's reading failed for why (an event's fields, read on the
+ * borrower's caller): it gives nothing more until sought again. */
+void
+spill_lent_failed(struct spill *sp, const char *why)
+{
+	struct spill_cur	*c = sp->cur;
+
+	c->bad = 1;
+	snprintf(c->err, sizeof c->err, "history: %s", why);
+	snprintf(sp->err, sizeof sp->err, "%s", c->err);
+}
+
 const char *
 spill_error(const struct spill *sp)
 {

@@ -34,6 +34,7 @@ uint64_t	 spill_floor(const struct spill *);
 void		 spill_pin(struct spill *, uint64_t);
 const char	*spill_error(const struct spill *);
 int		 spill_failed(const struct spill *);
+void		 spill_lent_failed(struct spill *, const char *);
 void		 spill_stats(const struct spill *, struct spill_stats *);
 
 /* A cursor of one's own: files may go while it reads. */
