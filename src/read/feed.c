@@ -407,6 +407,12 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 	}
 	c = f->cur->n - f->di < FEED_DEC ? f->cur->n - f->di : FEED_DEC;
 	d = reader_frames_dec(f->rd, f->cur->u.fr + f->di, c, f->dec);
+	if (reader_shrank(f->rd)) {
+		/* Some bytes just decoded were the zeros mapped for them
+		 * (reader_error() says so). */
+		f->end = 1;
+		return 0;
+	}
 	f->di += d;
 	if (d < c) {
 		f->failed = 1;
