@@ -75,10 +75,10 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 		pfd[n++].events = POLLIN;
 		pfd[n].fd = ui->fd(l.ui);
 		pfd[n++].events = POLLIN;
-		/* A key read after the wait came after the last wait's end if
-		 * it is there already; else it ended this wait (0: then its
-		 * end).  Its answer is timed from there: what evtop's work
-		 * made it wait, not the kernel's waking. */
+		/* A key read after this wait came after the last wait's end
+		 * if it is there already, else during this wait, which it
+		 * ended: its answer is timed from there (what evtop's work
+		 * made it wait, not the kernel's waking). */
 		waiting = poll(&pfd[1], 1, 0) > 0;
 		if (loop_wait(&l, 1, sig[0], pfd, n, &srci, timeout,
 		    &now) != 0) {

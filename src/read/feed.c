@@ -114,7 +114,8 @@ struct feed {
 	int		 end;
 	uint64_t	 sync;		/* slabs filled without the thread */
 	/* A threaded reader's slabs hold frames, decoded here a few at a
-	 * time (see feed_next()): the slab being decoded, and how far. */
+	 * time (feed_next()), a fill_p feed's may hold heads, completed
+	 * here (feed_next_p()): the slab being read, and how far. */
 	struct feed_slab *cur;
 	size_t		 di;
 	int		 failed;	/* bad is a frame that did not decode */
@@ -378,6 +379,21 @@ feed_take(struct feed *f)
 	return s;
 }
 
+/* How many of the slab being read (frames or heads) to take next, at
+ * most FEED_DEC, the next slab taken when it is done: 0 at the end. */
+static size_t
+feed_chunk(struct feed *f)
+{
+	if (f->end)
+		return 0;
+	if (f->cur == NULL || f->di == f->cur->n) {
+		if ((f->cur = feed_take(f)) == NULL)
+			return 0;
+		f->di = 0;
+	}
+	return f->cur->n - f->di < FEED_DEC ? f->cur->n - f->di : FEED_DEC;
+}
+
 /*
  * The next events at *ev, and how many; 0 at the end.  They, and what
  * they borrow, are not to be read after the next call.
@@ -398,14 +414,8 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 	 * this core's cache (decoded on the reader's thread, 176 bytes an
 	 * event crossed between the cores, and the stores into slabs the
 	 * other core had just read cost more than the decoding). */
-	if (f->end)
+	if ((c = feed_chunk(f)) == 0)
 		return 0;
-	if (f->cur == NULL || f->di == f->cur->n) {
-		if ((f->cur = feed_take(f)) == NULL)
-			return 0;
-		f->di = 0;
-	}
-	c = f->cur->n - f->di < FEED_DEC ? f->cur->n - f->di : FEED_DEC;
 	d = reader_frames_dec(f->rd, f->cur->u.fr + f->di, c, f->dec);
 	if (reader_shrank(f->rd)) {
 		/* Some bytes just decoded were the zeros mapped for them
@@ -439,15 +449,9 @@ feed_next_p(struct feed *f, const struct proto_ev *const **ev)
 	}
 	/* Heads: copied here FEED_DEC at a time, their fields read into
 	 * the copies (see feed_next()). */
-	if (f->end)
+	if ((c = feed_chunk(f)) == 0)
 		return 0;
-	if (f->cur == NULL || f->di == f->cur->n) {
-		if ((f->cur = feed_take(f)) == NULL)
-			return 0;
-		f->di = 0;
-	}
 	p = f->cur->u.p + f->di;
-	c = f->cur->n - f->di < FEED_DEC ? f->cur->n - f->di : FEED_DEC;
 	for (i = 0; i < c; i++) {
 		/* (Not the fields' lines: the other core left them.) */
 		memcpy(&f->dec[i], p[i], offsetof(struct proto_ev, u));
