@@ -345,13 +345,13 @@ $T kill-session -t asc
 restore() {
 	_s=$1
 	rm -f "$TMP/before" "$TMP/after" "$TMP/pid"
-	# The shell outlives a ^C (an interactive one would ignore it) and
-	# waits for evtop again if a signal cut its first wait short.
-	# The second wait, on a child already waited for, says 127.
+	# The shell outlives a ^C (its trap runs once evtop has ended) and
+	# runs evtop in the foreground, its pid told by the shell it replaces:
+	# \$? is evtop's status.  (Run in the background and waited for twice
+	# around the trapped INT, bash 5.2 once wrote a status of -1.)
 	start "$_s" 80 24 "ulimit -c 0; trap 'echo INT' INT; stty -a >$TMP/before; \
-	    $EVTOP --speed 0 $FIX/gc.eventlog & echo \$! >$TMP/pid; \
-	    wait \$!; s=\$?; wait \$!; t=\$?; [ \$t = 127 ] || s=\$t; \
-	    echo \$s >$TMP/status; \
+	    sh -c 'echo \$\$ >$TMP/pid; exec $EVTOP --speed 0 $FIX/gc.eventlog'; \
+	    echo \$? >$TMP/status; \
 	    stty -a >$TMP/a; mv $TMP/a $TMP/after; \
 	    echo EXITED; exec cat"
 	wait_for "$_s" "done" || return 1
