@@ -76,11 +76,6 @@ struct loop {
 	struct evtop_status st;
 	int		 changed;	/* since the last draw */
 	uint64_t	 next_draw;
-	/* A key's answer: the key came after key_since (the last wait's
-	 * end, polled, or the end of the wait it ended), so its frame out
-	 * minus that bounds the time evtop took, however busy (--log says
-	 * it for each key). */
-	uint64_t	 polled, key_since;
 
 	uint8_t		*buf;
 	int		 saw_end;	/* the last unit was the end marker */

@@ -19,7 +19,11 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	int		 sig[2] = { -1, -1 }, timeout, n, srci, rc = 0;
 	int		 sigquit;
 	int		 waiting;
-	uint64_t	 now;
+	/* A key's answer: the key came after key_since (the last wait's
+	 * end, polled, or the end of the wait it ended), so its frame out
+	 * minus that bounds the time evtop took, however busy (--log says
+	 * it for each key). */
+	uint64_t	 now, polled, key_since = 0;
 
 	if (loop_init(&l, opts, &cause) != 0) {
 		fprintf(stderr, "evtop: %s\n", cause != NULL ? cause :
@@ -60,7 +64,7 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 	ui->draw(l.ui, l.model, &l.st, 1);
 	l.changed = 0;
 	l.next_draw = now + LOOP_DRAW_NS;
-	l.polled = now;
+	polled = now;
 
 	while (!l.quit) {
 		now = source_now();
@@ -86,9 +90,9 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 			rc = 1;
 			break;
 		}
-		if ((pfd[1].revents & POLLIN) && l.key_since == 0)
-			l.key_since = waiting ? l.polled : now;
-		l.polled = now;
+		if ((pfd[1].revents & POLLIN) && key_since == 0)
+			key_since = waiting ? polled : now;
+		polled = now;
 		while ((a = (enum ui_action)ui->input(l.ui, (pfd[1].revents & (POLLIN|POLLHUP|
 		    POLLERR)) != 0, &cmd)) != UI_NONE) {
 			loop_action(&l, a, &cmd, now);
@@ -121,11 +125,11 @@ loop_tui(const struct evtop_opts *opts, const struct loop_ui *ui)
 			ui->draw(l.ui, l.model, &l.st, 0);
 		/* (Not while a key is partly read: a lone Esc waits to be
 		 * told from the start of a sequence.) */
-		if (l.key_since != 0 && !loop_hold_draw(&l, now) &&
+		if (key_since != 0 && !loop_hold_draw(&l, now) &&
 		    ui->timeout_ms(l.ui) <= 0) {
 			loop_log(&l, "key answered within %.1f ms",
-			    (double)(source_now() - l.key_since) / 1e6);
-			l.key_since = 0;
+			    (double)(source_now() - key_since) / 1e6);
+			key_since = 0;
 		}
 	}
 	ui->free(l.ui);
