@@ -156,7 +156,7 @@ struct feed;
 typedef size_t	 feed_fill_p_fn(void *, const struct proto_ev **, size_t,
 		     uint64_t, uint64_t);
 struct feed	*feed_new(struct reader *, int);
-struct feed	*feed_new_fill_p(feed_fill_p_fn *, void *, int, int);
+struct feed	*feed_new_fill_p(feed_fill_p_fn *, void *, int);
 size_t		 feed_next(struct feed *, const struct proto_ev **);
 size_t		 feed_next_p(struct feed *, const struct proto_ev *const **);
 const char	*feed_error(const struct feed *);

@@ -36,16 +36,19 @@
  * process may run on one core only, or when the reader's events do not
  * last: reader_lasting()) the caller fills a slab itself: the same events.
  *
- * feed_new_fill_p() takes any source of events in the reader's place, and
- * hands pointers to them (feed_next_p()): fill_p(arg, ev, max, slab,
- * released) puts up to max pointers at ev, 0 at the end.  slab counts the
- * slabs filled before this one, released those the caller is done with:
- * the events of slab k, and what they borrow, may go once released > k.
- * A live source's history (src/time/redo.c), read from several files at
- * once, keeps its buffers and readers so: 176 bytes an event not copied.
- * With heads, fill_p's events lack their fields (proto_dec_heads()): the
- * caller copies them FEED_DEC at a time and reads the fields into the
- * copies, the bytes written on its own core (feed_next_p()).
+ * feed_new_fill_p() takes a source of events without their fields
+ * (proto_dec_heads()) in the reader's place: a live source's history
+ * (src/time/redo.c), read from several files at once.  fill_p(arg, ev,
+ * max, slab, released) puts up to max pointers at ev, 0 at the end; the
+ * events last until its next call, and what they borrow (the payloads)
+ * until the slab is released: slab counts the slabs filled before this
+ * one, released those the caller is done with.  The thread copies the
+ * heads (40 bytes) into the slab one after the other; the caller copies
+ * them FEED_DEC at a time and reads the fields into the copies, on its
+ * own core (feed_next_p()).  Handing pointers instead, the caller missed
+ * the cache on each event, 176 bytes apart in several files' buffers
+ * the other core kept writing: re-applying ran at 17.5-18.1 M events/s,
+ * now 21.7-22.5 (tests/bench/MEASURED.md).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -74,6 +77,9 @@
 #define FEED_YIELD_NS	500000		/* see feed_wait_room() */
 #endif
 
+/* An event's head: what proto_dec_heads() writes, the fields left. */
+#define FEED_HEAD	offsetof(struct proto_ev, u)
+
 /* A reader's events into a slab (feed_new()). */
 typedef size_t	 feed_fill_fn(void *, struct proto_ev *, size_t, uint64_t,
 		     uint64_t);
@@ -82,7 +88,7 @@ struct feed_slab {
 	size_t		 n;		/* 0: the reader has no more */
 	union {
 		alignas(64) struct proto_ev ev[FEED_N];
-		const struct proto_ev *p[FEED_N];	/* fill_p's */
+		unsigned char h[FEED_N][FEED_HEAD];	/* fill_p's heads */
 		struct proto_frame fr[FEED_N];	/* a reader's, threaded */
 	} u;
 };
@@ -106,6 +112,7 @@ struct feed {
 	_Atomic int	 ended;		/* the reader's last slab is out */
 	_Atomic int	 stop;		/* the caller wants no more */
 	int		 yielding;	/* the reader's: see feed_wait_room() */
+	const struct proto_ev *tp[FEED_N];	/* the reader's: fill_p's */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 filled_cv, room_cv;
 
@@ -114,20 +121,19 @@ struct feed {
 	int		 end;
 	uint64_t	 sync;		/* slabs filled without the thread */
 	/* A threaded reader's slabs hold frames, decoded here a few at a
-	 * time (feed_next()), a fill_p feed's may hold heads, completed
-	 * here (feed_next_p()): the slab being read, and how far. */
+	 * time (feed_next()), a fill_p feed's heads, completed here
+	 * (feed_next_p()): the slab being read, and how far. */
 	struct feed_slab *cur;
 	size_t		 di;
 	int		 failed;	/* bad is a frame that did not decode */
 	struct proto_frame bad;
 	alignas(64) struct proto_ev dec[FEED_DEC];
-	/* A fill_p feed of heads (see feed_new_fill_p()): pointers to dec,
-	 * completed here, and why one's fields did not parse. */
-	int		 heads;
+	/* A fill_p feed's: pointers to dec, completed here, and why one's
+	 * fields did not parse. */
 	const struct proto_ev *decp[FEED_DEC];
 	char		 why[160];
 
-	/* Last: a pointer feed's never touches most of its pages. */
+	/* Last: a feed of heads touches under a quarter of its pages. */
 	struct feed_slab slab[FEED_SLABS];
 };
 
@@ -251,8 +257,14 @@ static size_t
 feed_fill(struct feed *f, struct feed_slab *s, uint64_t slab,
     uint64_t released)
 {
-	if (f->fill_p != NULL)
-		return f->fill_p(f->arg, s->u.p, FEED_N, slab, released);
+	size_t	i, n;
+
+	if (f->fill_p != NULL) {
+		n = f->fill_p(f->arg, f->tp, FEED_N, slab, released);
+		for (i = 0; i < n; i++)
+			memcpy(s->u.h[i], f->tp[i], FEED_HEAD);
+		return n;
+	}
 	if (f->frames)
 		return reader_next_frames(f->rd, s->u.fr, FEED_N);
 	return f->fill(f->arg, s->u.ev, FEED_N, slab, released);
@@ -326,13 +338,9 @@ feed_start(feed_fill_fn *fill, feed_fill_p_fn *fill_p, void *arg,
 /* Start filling from fill_p(arg, ...), on a thread if threaded and there
  * is a core for it. */
 struct feed *
-feed_new_fill_p(feed_fill_p_fn *fill_p, void *arg, int threaded, int heads)
+feed_new_fill_p(feed_fill_p_fn *fill_p, void *arg, int threaded)
 {
-	struct feed	*f;
-
-	if ((f = feed_start(NULL, fill_p, arg, threaded)) != NULL)
-		f->heads = heads;
-	return f;
+	return feed_start(NULL, fill_p, arg, threaded);
 }
 
 /* Start reading r; threaded = 0 reads in feed_next() instead. */
@@ -437,24 +445,17 @@ feed_next(struct feed *f, const struct proto_ev **ev)
 size_t
 feed_next_p(struct feed *f, const struct proto_ev *const **ev)
 {
-	const struct proto_ev *const *p;
+	unsigned char	(*h)[FEED_HEAD];
 	const char	 *why;
 	size_t		  c, i;
 
-	if (!f->heads) {
-		if ((f->cur = feed_take(f)) == NULL)
-			return 0;
-		*ev = f->cur->u.p;
-		return f->cur->n;
-	}
-	/* Heads: copied here FEED_DEC at a time, their fields read into
-	 * the copies (see feed_next()). */
+	/* Copied here FEED_DEC at a time, their fields read into the
+	 * copies (see feed_next()). */
 	if ((c = feed_chunk(f)) == 0)
 		return 0;
-	p = f->cur->u.p + f->di;
+	h = f->cur->u.h + f->di;
 	for (i = 0; i < c; i++) {
-		/* (Not the fields' lines: the other core left them.) */
-		memcpy(&f->dec[i], p[i], offsetof(struct proto_ev, u));
+		memcpy(&f->dec[i], h[i], FEED_HEAD);
 		if ((why = proto_dec_rest(&f->dec[i])) != NULL) {
 			snprintf(f->why, sizeof f->why, "byte %llu: %s",
 			    (unsigned long long)f->dec[i].off, why);

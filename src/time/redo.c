@@ -29,7 +29,7 @@
  *
  * A run reads the history on a thread of its own (feed.c, the spill's
  * cursor lent to it), as `--batch` reads a file: framing, merging and
- * decoding there, the model here.  Nothing else of the cursor's is done
+ * each event's head there, its fields and the model here.  Nothing else of the cursor's is done
  * while it is lent: going back (redo_run()), ending a run, holding the
  * model in the past (redo_until(), on this thread) take it back first.
  */
@@ -344,7 +344,7 @@ redo_take(struct redo *r, const struct proto_ev *const **ev)
 	if (!r->here && r->feed == NULL) {
 		spill_lend(r->sp);
 		if ((r->feed = feed_new_fill_p(redo_fill, r->sp,
-		    REDO_THREAD, 1)) == NULL) {
+		    REDO_THREAD)) == NULL) {
 			(void)spill_unlend(r->sp);
 			r->here = 1;
 		}

@@ -40,8 +40,8 @@ spill_buf_get(struct spill_cur *c)
 	return malloc(sizeof *b);
 }
 
-/* A file's buffer, read: kept while lent (its events were given), else
- * it goes. */
+/* A file's buffer, read: lent, kept until the next call (its events were
+ * given), else it goes. */
 static void
 spill_buf_done(struct spill_cur *c, struct spill_rd *r)
 {
@@ -55,13 +55,8 @@ spill_buf_done(struct spill_cur *c, struct spill_rd *r)
 		free(b);
 		return;
 	}
-	b->next = NULL;
-	b->slab = c->slab;
-	if (c->kept_last != NULL)
-		c->kept_last->next = b;
-	else
-		c->kept = b;
-	c->kept_last = b;
+	b->next = c->gave;
+	c->gave = b;
 }
 
 /* A file's reader and events go.  Lent, a reader whose events may be in
@@ -92,8 +87,7 @@ spill_cur_close(struct spill_cur *c, struct spill_rd *r)
 void
 spill_cur_release(struct spill_cur *c, uint64_t upto)
 {
-	struct spill_buf	*b;
-	int			 i, j;
+	int	i, j;
 
 	for (i = j = 0; i < c->nretired; i++) {
 		if (c->retired_at[i] < upto) {
@@ -104,9 +98,17 @@ spill_cur_release(struct spill_cur *c, uint64_t upto)
 		c->retired_at[j++] = c->retired_at[i];
 	}
 	c->nretired = j;
-	while ((b = c->kept) != NULL && b->slab < upto) {
-		if ((c->kept = b->next) == NULL)
-			c->kept_last = NULL;
+}
+
+/* The buffers whose events the last call gave: to use again (their events
+ * were copied). */
+void
+spill_cur_spare(struct spill_cur *c)
+{
+	struct spill_buf	*b;
+
+	while ((b = c->gave) != NULL) {
+		c->gave = b->next;
 		b->next = c->spare;
 		c->spare = b;
 	}
@@ -175,6 +177,7 @@ spill_cur_free(struct spill_cur *c)
 	for (i = 0; i < SPILL_SEGS; i++)
 		spill_rd_close(&c->rd[i]);
 	spill_cur_release(c, UINT64_MAX);
+	spill_cur_spare(c);
 	while ((b = c->spare) != NULL) {
 		c->spare = b->next;
 		free(b);

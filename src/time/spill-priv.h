@@ -39,11 +39,10 @@ struct spill_seg {
 };
 
 /* Events read ahead from a file.  Lent, one whose events were given is
- * kept, not read into again, until the slab they went into is released:
- * the borrower gives pointers to them. */
+ * not read into again during that call (what it gives points at them);
+ * the borrower copies them before the next. */
 struct spill_buf {
-	struct spill_buf *next;		/* kept: in the order kept */
-	uint64_t	 slab;
+	struct spill_buf *next;		/* given, or spare */
 	struct proto_ev	 ev[SPILL_N];
 };
 
@@ -90,8 +89,8 @@ struct spill_cur {
 	struct reader	*retired[SPILL_SEGS];
 	uint64_t	 retired_at[SPILL_SEGS];
 	int		 nretired;
-	struct spill_buf *kept, *kept_last;	/* events given, by slab */
-	struct spill_buf *spare;		/* released, to use again */
+	struct spill_buf *gave;	/* events given in the last call */
+	struct spill_buf *spare;	/* to use again */
 };
 
 struct spill {
@@ -136,6 +135,7 @@ uint64_t spill_total(const struct spill *sp);
 /* spill-cur.c: reading back, with a cursor */
 int	spill_cur_needs(const struct spill_cur *c, uint64_t seq);
 void	spill_cur_release(struct spill_cur *c, uint64_t upto);
+void	spill_cur_spare(struct spill_cur *c);
 void	spill_cur_rest_all(struct spill_cur *c);
 void	spill_cur_rest_read(struct spill_cur *c);
 

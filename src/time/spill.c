@@ -25,10 +25,10 @@
  * it).  The files it reads were given before it was lent and stay while
  * unread (the pin: the borrower is ahead of what was applied); the
  * spill's thread locks mu to add a file or let one go, the borrower to
- * find one.  It hands pointers to the events it read ahead: a buffer of
- * them whose events were given, and a reader read to its end (for what
- * they borrow), is kept until the caller is done with the slab they went
- * into.
+ * find one.  It hands pointers to the events it read ahead, without
+ * their fields (reader_next_heads()), which the borrower copies before
+ * its next call; a reader read to its end, whose bytes their payloads
+ * borrow, is kept until the caller is done with the slab they went into.
  */
 #include "time/spill-priv.h"
 
@@ -539,11 +539,11 @@ spill_lend(struct spill *sp)
 }
 
 /*
- * On the borrower's thread: up to max next events, for the slab numbered
- * slab (they last until it is released); what those of slabs before
- * released borrowed may go.  0
- * at the end of what the files held, or to leave the rest to the spill's
- * thread (spill_unlend() says).
+ * On the borrower's thread: up to max next events, their fields left to
+ * proto_dec_rest(), for the slab numbered slab.  They last until the next
+ * call, the bytes they borrow until the slab is released; what those of
+ * slabs before released borrowed may go.  0 at the end of what the files
+ * held, or to leave the rest to the spill's thread (spill_unlend() says).
  */
 size_t
 spill_next_lent(struct spill *sp, const struct proto_ev **out, size_t max,
@@ -553,6 +553,7 @@ spill_next_lent(struct spill *sp, const struct proto_ev **out, size_t max,
 
 	c->slab = slab;
 	spill_cur_release(c, released);
+	spill_cur_spare(c);
 	return spill_cur_next_p(c, out, max);
 }
 
@@ -569,6 +570,7 @@ spill_unlend(struct spill *sp)
 	int			 halt = c->halt;
 
 	spill_cur_release(c, UINT64_MAX);
+	spill_cur_spare(c);
 	while ((b = c->spare) != NULL) {
 		c->spare = b->next;
 		free(b);
