@@ -24,7 +24,7 @@ reader_fast_refill(struct reader *m, struct reader_fast *f,
 	unsigned		 j, n;
 	long			 len;
 	int32_t			 cap = s->cap;
-	int			 filter = (ft | fo) != 0;
+	int			 filter = (ft | fo) != 0 && !s->past;
 
 	/* Pages go a step behind what is still to come: what the events
 	 * given since the last step borrow may still be read (feed.c hands
@@ -139,6 +139,10 @@ reader_fast_refill(struct reader *m, struct reader_fast *f,
 		s->ready = n;
 	else
 		s->ready = n > READER_FLOOK ? n - READER_FLOOK : 0;
+	/* (Those passed over were before all it framed: the ready ones are
+	 * still the first of all, which no later event goes before.) */
+	if (filter && s->ready > 0)
+		s->past = 1;
 	return s->ready > 0;
 
 changed:
@@ -364,6 +368,7 @@ reader_fast_seek(struct reader_fast *f, uint64_t time, uint64_t off)
 		}
 		s->drop = s->mark = s->pop = s->pos;
 		s->i = s->n = s->ready = 0;
+		s->past = 0;
 		s->xi = 0;
 		f->live[f->nlive++] = i;	/* refilled by the first round */
 	}

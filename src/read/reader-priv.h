@@ -201,6 +201,10 @@ struct reader_fstream {
 	uint32_t	 first, last;	/* its segments */
 	int32_t		 cap;		/* as events carry it */
 	unsigned	 i, ready, n;	/* next out, sorted out, framed */
+	/* After a seek, an event of it made ready: every later one comes
+	 * after that one (the scan's bound), none is before where the seek
+	 * starts, and its frames take the bulk's way again. */
+	int		 past;
 	uint64_t	 drop, mark;	/* pages before drop are let go; then mark */
 	uint64_t	 pop;		/* pages mapped ahead up to here */
 	/* The scan's check: the newest time of its groups before the last
