@@ -29,9 +29,10 @@
  *
  * A run reads the history on a thread of its own (feed.c, the spill's
  * cursor lent to it), as `--batch` reads a file: framing, merging and
- * each event's head there, its fields and the model here.  Nothing else of the cursor's is done
- * while it is lent: going back (redo_run()), ending a run, holding the
- * model in the past (redo_until(), on this thread) take it back first.
+ * each event's head there, its fields and the model here.  Nothing else
+ * of the cursor's is done while it is lent: going back (redo_run()),
+ * ending a run, holding the model in the past (redo_until(), on this
+ * thread) take it back first.
  */
 #include <stdio.h>
 #include <stdlib.h>
