@@ -114,6 +114,20 @@ spill_cur_spare(struct spill_cur *c)
 	}
 }
 
+/* No longer lent: the readers kept for slabs and the buffers go. */
+void
+spill_cur_unlent(struct spill_cur *c)
+{
+	struct spill_buf	*b;
+
+	spill_cur_release(c, UINT64_MAX);
+	spill_cur_spare(c);
+	while ((b = c->spare) != NULL) {
+		c->spare = b->next;
+		free(b);
+	}
+}
+
 /* Nothing read ahead, no reader open: a seek starts again. */
 void
 spill_cur_rest_all(struct spill_cur *c)
@@ -169,19 +183,13 @@ spill_cur_rest(struct spill_cur *c)
 void
 spill_cur_free(struct spill_cur *c)
 {
-	struct spill_buf	*b;
-	int			 i;
+	int	i;
 
 	if (c == NULL)
 		return;
 	for (i = 0; i < SPILL_SEGS; i++)
 		spill_rd_close(&c->rd[i]);
-	spill_cur_release(c, UINT64_MAX);
-	spill_cur_spare(c);
-	while ((b = c->spare) != NULL) {
-		c->spare = b->next;
-		free(b);
-	}
+	spill_cur_unlent(c);
 	proto_dec_free(c->dec);
 	free(c);
 }
@@ -403,8 +411,7 @@ spill_fill(struct spill_cur *c, struct spill_rd *r)
 	}
 	r->i = 0;
 	/* Lent, the fields are left to the borrower's caller (feed.c):
-	 * decoded here, 176 bytes an event were written over lines that
-	 * core had just read. */
+	 * only the heads (40 bytes of 176) cross to its core. */
 	if ((r->n = c->lent ? reader_next_heads(r->rd, r->ev, SPILL_N) :
 	    reader_next_n(r->rd, r->ev, SPILL_N)) == 0) {
 		/* Read to its end: its pages go now, not at the run's end

@@ -136,6 +136,7 @@ uint64_t spill_total(const struct spill *sp);
 int	spill_cur_needs(const struct spill_cur *c, uint64_t seq);
 void	spill_cur_release(struct spill_cur *c, uint64_t upto);
 void	spill_cur_spare(struct spill_cur *c);
+void	spill_cur_unlent(struct spill_cur *c);
 void	spill_cur_rest_all(struct spill_cur *c);
 void	spill_cur_rest_read(struct spill_cur *c);
 

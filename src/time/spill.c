@@ -566,15 +566,9 @@ int
 spill_unlend(struct spill *sp)
 {
 	struct spill_cur	*c = sp->cur;
-	struct spill_buf	*b;
 	int			 halt = c->halt;
 
-	spill_cur_release(c, UINT64_MAX);
-	spill_cur_spare(c);
-	while ((b = c->spare) != NULL) {
-		c->spare = b->next;
-		free(b);
-	}
+	spill_cur_unlent(c);
 	c->lent = c->halt = 0;
 	if (c->bad)
 		snprintf(sp->err, sizeof sp->err, "%s", c->err);
