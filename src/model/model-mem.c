@@ -293,14 +293,15 @@ mheap_restoring(struct mheap *h, size_t n)
 
 /*
  * After the first n bytes were copied back from a checkpoint: let go of
- * the pages past the break they restored, which hold a later state.
+ * the pages past the break they restored, which hold a later state, but
+ * the first keep bytes, which the model is about to grow back into.
  */
 void
-mheap_restored(struct mheap *h, size_t had)
+mheap_restored(struct mheap *h, size_t had, size_t keep)
 {
 	uintptr_t	from, to;
 
-	from = ((uintptr_t)h->brk + MHEAP_PAGE - 1) &
+	from = ((uintptr_t)h->brk + keep + MHEAP_PAGE - 1) &
 	    ~(uintptr_t)(MHEAP_PAGE - 1);
 	to = (uintptr_t)h + had;
 	if (to > from)

@@ -405,7 +405,7 @@ size_t		 mheap_extent(const struct mheap *);
 size_t		 mheap_inuse(const struct mheap *);
 void		 mheap_expose(struct mheap *);
 void		 mheap_restoring(struct mheap *, size_t);
-void		 mheap_restored(struct mheap *, size_t);
+void		 mheap_restored(struct mheap *, size_t, size_t);
 
 /* Doubly linked lists for least recently used order (head: the least). */
 #define LRU_DEL(head, tail, e) do {					\
@@ -678,6 +678,7 @@ void		 model_reorder_free(struct reorder *);
 void		 model_reorder_push(struct model *, const struct proto_ev *);
 void		 model_reorder_flush(struct model *);
 void		 model_reorder_drop(struct model *);
+size_t		 model_reorder_pool(const struct model *);
 const void	*model_reorder_hole(const struct model *, const void *,
 		     size_t *);
 void		 model_reorder_horizon(struct model *, uint64_t);

@@ -520,6 +520,14 @@ model_reorder_drop(struct model *m)
 	m->totals.held_bytes = 0;
 }
 
+/* The bytes of the chunks held events are copied into (each a block of
+ * whole pages, its header included). */
+size_t
+model_reorder_pool(const struct model *m)
+{
+	return m->p->ro.nchunks * (sizeof (struct rchunk) + 4096);
+}
+
 /*
  * The copies of the held events, chunk after chunk: the next after prev
  * (NULL: the first), its length at *len; NULL after the last.  A state
